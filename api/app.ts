@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import compression from 'compression';
+import cookieParser from 'cookie-parser';
+import type { Knex } from 'knex';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
+import { loadUser } from './middleware/auth.js';
+import { createCsrf } from './middleware/csrf.js';
+import { RateLimiter } from './middleware/rateLimit.js';
+import { sessionMiddleware } from './middleware/session.js';
+import { PermissionStore } from './services/permissions.js';
+import { accountsRouter } from './routes/accounts.js';
+import { accountUsersRouter } from './routes/accountUsers.js';
+import { authRouter, verifyEmail } from './routes/auth.js';
+import { emailsRouter } from './routes/emails.js';
+import { usersRouter } from './routes/users.js';
+import { importRouter } from './routes/usersImport.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const ADMIN_DIST = path.join(ROOT, 'admin', 'dist');
+
+export interface AppOptions {
+  db: Knex;
+  config: Config;
+  mailer?: Mailer;
+  log?: (msg: string) => void;
+  /** Background clean-up timers (sessions); off in tests. */
+  timers?: boolean;
+}
+
+export function createApp(options: AppOptions): { app: Express; context: AppContext } {
+  const { db, config } = options;
+  const log = options.log ?? ((m: string) => config.logLevel !== 'silent' && console.log(m));
+  const csrf = createCsrf(config);
+  const context: AppContext = {
+    db,
+    config,
+    mailer: options.mailer ?? createMailer(config, log),
+    permissions: new PermissionStore(db),
+    limiter: new RateLimiter(db),
+    log,
+    issueCsrf: csrf.issue,
+    services: {},
+  };
+
+  const app = express();
+  app.locals.ctx = context;
+  app.disable('x-powered-by');
+  if (config.trustProxy) app.set('trust proxy', 1);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          // MUI (emotion) injects style tags at run time.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'blob:', ...(config.storage.s3.endpoint ? [config.storage.s3.endpoint] : [])],
+          connectSrc: ["'self'", ...(config.storage.s3.endpoint ? [config.storage.s3.endpoint] : [])],
+          frameSrc: ["'self'"],
+          upgradeInsecureRequests: config.secureCookies ? [] : null,
+        },
+      },
+      strictTransportSecurity: config.secureCookies,
+    }),
+  );
+  app.use(compression());
+
+  // Built admin assets: content-hashed, so cached for a year, and served before any session work.
+  app.use('/assets', express.static(path.join(ADMIN_DIST, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }));
+
+  app.use(sessionMiddleware(db, config, { cleanup: options.timers ?? true }));
+  app.use(cookieParser());
+  app.use(csrf.ensureCookie);
+  app.use(loadUser);
+
+  const api = express.Router();
+  api.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  api.use(csrf.protect);
+  api.use(express.json({ limit: '1mb' }));
+  api.use('/auth', authRouter());
+  api.get('/users/verify/:token', verifyEmail);
+  api.use('/users/import', importRouter());
+  api.use('/users', usersRouter());
+  api.use('/accounts/:accountId/users', accountUsersRouter());
+  api.use('/accounts', accountsRouter());
+  api.use('/emails', emailsRouter());
+  api.use(notFoundHandler);
+  app.use('/api/1', api);
+
+  // The admin single-page app answers every other GET.
+  const index = path.join(ADMIN_DIST, 'index.html');
+  app.get(/.*/, (_req, res) => {
+    if (fs.existsSync(index)) res.sendFile(index, { headers: { 'Cache-Control': 'no-cache' } });
+    else res.type('html').send(PLACEHOLDER);
+  });
+  app.use(notFoundHandler);
+  app.use(errorHandler(log));
+  return { app, context };
+}
+
+const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>Leadstage</title>
+<body style="font-family:sans-serif;padding:2rem"><h1>Leadstage</h1><p>The API runs at <code>/api/1</code>. The admin is not built yet: run <code>npm run build</code>.</p></body>`;

@@ -1,0 +1,93 @@
+import { Router, type Request, type RequestHandler } from 'express';
+import type { Knex } from 'knex';
+import type { z } from 'zod';
+import { ctx } from '../context.js';
+import { notFound, validate } from '../errors.js';
+import { requirePermission, requireUser } from '../middleware/auth.js';
+import { isUuid } from '../../resources/fields.js';
+import type { ResourceDeclaration } from '../../resources/types.js';
+import { parseListQuery, runList, sendList } from './list.js';
+
+type Row = Record<string, unknown>;
+export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+/** What an API resource adds to its declaration: how to read rows and how to write them. */
+export interface CrudAdapter {
+  /** Column the :id route parameter and a record's `id` refer to (default: the primary key). */
+  idColumn?: string;
+  /** Base select for list and get, already scoped (tenancy, visibility) for this request. */
+  query(db: Knex, req: Request): Knex.QueryBuilder;
+  /** Schemas, when they depend on configuration (default: the declaration's). */
+  schemas?(req: Request): { create: z.ZodTypeAny; update: z.ZodTypeAny };
+  /** Returns the new id, and optionally work to do once the transaction has committed (e.g. mail). */
+  create(trx: Knex.Transaction, data: Row, req: Request): Promise<string | { id: string; afterCommit?: () => Promise<void> }>;
+  update(trx: Knex.Transaction, id: string, data: Row, req: Request, existing: Row): Promise<void>;
+  remove(trx: Knex.Transaction, id: string, req: Request, existing: Row): Promise<void>;
+  serialize?(row: Row): Row;
+}
+
+/**
+ * Mounts list/get/create/update/delete for a declaration: authenticate → (account resolved by the parent router)
+ * → check permission → validate → query → serialise. An operation with no permission declared fails at start-up.
+ */
+export function crudRouter(decl: ResourceDeclaration, adapter: CrudAdapter, before: RequestHandler[] = []): Router {
+  const ops: Operation[] = ['list', 'get', 'create', 'update', 'delete'];
+  for (const op of ops) {
+    if (!decl.operations[op]) throw new Error(`Resource ${decl.name}: operation ${op} has no permission (fail closed)`);
+  }
+  const idColumn = adapter.idColumn ?? decl.primaryKey;
+  const hidden = new Set(decl.hidden ?? []);
+  const serialize = (row: Row): Row => {
+    const out: Row = {};
+    for (const [k, v] of Object.entries(adapter.serialize ? adapter.serialize(row) : row)) if (!hidden.has(k)) out[k] = v;
+    out.id = row[idColumn];
+    return out;
+  };
+  const schemas = (req: Request) => adapter.schemas?.(req) ?? { create: decl.create, update: decl.update };
+  const perm = (op: Operation) => requirePermission(decl.group, decl.operations[op]!);
+
+  const findOne = async (req: Request, id: string): Promise<Row> => {
+    if (!isUuid(id)) throw notFound();
+    const row = await adapter.query(ctx(req).db, req).where(idColumn, id).first();
+    if (!row) throw notFound();
+    return row;
+  };
+
+  const router = Router({ mergeParams: true });
+  router.use(requireUser, ...before);
+
+  router.get('/', perm('list'), async (req, res) => {
+    const query = parseListQuery(req, decl, idColumn);
+    const { rows, total } = await runList(() => adapter.query(ctx(req).db, req), query, decl, idColumn);
+    sendList(res, decl.name, query, rows.map(serialize), total);
+  });
+
+  router.get('/:id', perm('get'), async (req, res) => {
+    res.json(serialize(await findOne(req, String(req.params.id))));
+  });
+
+  router.post('/', perm('create'), async (req, res) => {
+    const data = validate(schemas(req).create, req.body) as Row;
+    const created = await ctx(req).db.transaction((trx) => adapter.create(trx, data, req));
+    const { id, afterCommit } = typeof created === 'string' ? { id: created, afterCommit: undefined } : created;
+    if (afterCommit) await afterCommit();
+    res.status(201).json(serialize(await findOne(req, id)));
+  });
+
+  router.put('/:id', perm('update'), async (req, res) => {
+    const id = String(req.params.id);
+    const existing = await findOne(req, id);
+    const data = validate(schemas(req).update, req.body) as Row;
+    await ctx(req).db.transaction((trx) => adapter.update(trx, id, data, req, existing));
+    res.json(serialize(await findOne(req, id)));
+  });
+
+  router.delete('/:id', perm('delete'), async (req, res) => {
+    const id = String(req.params.id);
+    const existing = await findOne(req, id);
+    await ctx(req).db.transaction((trx) => adapter.remove(trx, id, req, existing));
+    res.json(serialize(existing));
+  });
+
+  return router;
+}

@@ -1,0 +1,73 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import type { Config } from '../config.js';
+import { createKnex } from './knex.js';
+import { migrateLatest, runSeeds } from './migrationSource.js';
+import { hashPassword } from '../services/passwords.js';
+import { isEmail } from '../../resources/fields.js';
+
+export function openDatabase(config: Config): Knex {
+  return config.databaseUrl ? createKnex({ databaseUrl: config.databaseUrl }) : createKnex({ pgliteDir: path.join(config.dataDir, 'db') });
+}
+
+/** Migrates, and writes the permission matrix when the table is empty (later edits by ops are kept). */
+export async function prepareDatabase(db: Knex): Promise<void> {
+  await migrateLatest(db);
+  const grants = await db('permission_grants').count({ n: '*' }).first();
+  if (Number(grants?.n ?? 0) === 0) await runSeeds(db, (f) => f.startsWith('01_'));
+}
+
+export interface CreatedUser {
+  u_id: string;
+  u_email: string;
+}
+
+/** Creates (or, with `update`, re-keys) a verified, enabled user with a password: the CLI and first start. */
+export async function upsertUser(
+  db: Knex,
+  input: { email: string; password: string; role: string; firstName?: string; lastName?: string },
+): Promise<{ user: CreatedUser; created: boolean }> {
+  if (!isEmail(input.email)) throw new Error(`Not a valid e-mail address: ${input.email}`);
+  const hash = await hashPassword(input.password);
+  const existing = await db('users').whereRaw('lower(u_email) = ?', [input.email.toLowerCase()]).first('u_id', 'u_email');
+  if (existing) {
+    await db('users').where('u_id', existing.u_id).update({ u_password: hash, u_role: input.role, u_is_verified: true, u_is_enabled: true });
+    return { user: existing, created: false };
+  }
+  const [user] = await db('users')
+    .insert({
+      u_email: input.email,
+      u_password: hash,
+      u_role: input.role,
+      u_first_name: input.firstName ?? '',
+      u_last_name: input.lastName ?? '',
+      u_is_verified: true,
+      u_is_enabled: true,
+    })
+    .returning(['u_id', 'u_email']);
+  return { user, created: true };
+}
+
+/**
+ * First start: with no root user, ADMIN_EMAIL/ADMIN_PASSWORD make one; without a password one is generated and
+ * printed once (it is not stored anywhere in clear).
+ */
+export async function ensureRootUser(db: Knex, config: Config, print: (m: string) => void): Promise<void> {
+  const root = await db('users').where('u_role', 'root').first('u_id');
+  if (root) return;
+  const email = config.adminEmail ?? 'admin@leadstage.local';
+  const generated = !config.adminPassword;
+  const password = config.adminPassword ?? crypto.randomBytes(12).toString('base64url');
+  await upsertUser(db, { email, password, role: 'root', firstName: 'Platform', lastName: 'Admin' });
+  if (generated) {
+    print('');
+    print('  First root user created. Sign in with:');
+    print(`    e-mail:   ${email}`);
+    print(`    password: ${password}`);
+    print('  This password is shown only once. Change it after signing in, or set ADMIN_EMAIL/ADMIN_PASSWORD.');
+    print('');
+  } else {
+    print(`First root user created: ${email} (password from ADMIN_PASSWORD)`);
+  }
+}

@@ -1,0 +1,33 @@
+import path from 'node:path';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import knexFactory, { type Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const migrationsDir = path.join(root, 'migrations');
+export const seedsDir = path.join(root, 'seeds');
+
+export type DbTarget = { databaseUrl: string } | { pgliteDir: string } | { memory: true };
+
+/**
+ * PostgreSQL when a URL is given, otherwise PGlite (file-backed, or in memory for tests).
+ * Both speak the same SQL, so one set of migrations serves both.
+ */
+export function createKnex(target: DbTarget): Knex {
+  const common: Knex.Config = {
+    migrations: { directory: migrationsDir, loadExtensions: ['.ts'], tableName: 'knex_migrations' },
+    seeds: { directory: seedsDir, loadExtensions: ['.ts'] },
+  };
+  if ('databaseUrl' in target) {
+    return knexFactory({ ...common, client: 'pg', connection: target.databaseUrl, pool: { min: 0, max: 10 } });
+  }
+  const connection = 'pgliteDir' in target ? { filename: target.pgliteDir } : {};
+  if ('pgliteDir' in target) fs.mkdirSync(target.pgliteDir, { recursive: true });
+  // knex-pglite enforces its single connection; version lets knex use the PG fast paths.
+  return knexFactory({ ...common, client: ClientPgLite as unknown as typeof Knex.Client, connection, version: '17' } as Knex.Config);
+}
+
+export function isPglite(db: Knex): boolean {
+  return db.client.config.client !== 'pg';
+}

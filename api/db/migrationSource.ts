@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Knex } from 'knex';
+import { migrationsDir, seedsDir } from './knex.js';
+
+type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
+
+function listTs(dir: string): string[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.d.ts'))
+    .sort();
+}
+
+/**
+ * Loads migrations with our own import(), so the same .ts files run under tsx, Vitest and the CLI
+ * (knex's own loader would import them outside the TypeScript loader).
+ */
+export const migrationSource: Knex.MigrationSource<string> = {
+  async getMigrations() {
+    return listTs(migrationsDir);
+  },
+  getMigrationName(name) {
+    return name;
+  },
+  async getMigration(name) {
+    return (await import(pathToFileURL(path.join(migrationsDir, name)).href)) as Migration;
+  },
+};
+
+export async function migrateLatest(db: Knex): Promise<void> {
+  await db.migrate.latest({ migrationSource });
+}
+
+export async function rollback(db: Knex, all = false): Promise<void> {
+  await db.migrate.rollback({ migrationSource }, all);
+}
+
+/** Runs seeds in file-name order (NN_name.ts); `only` picks some by name prefix. */
+export async function runSeeds(db: Knex, only?: (name: string) => boolean): Promise<string[]> {
+  const ran: string[] = [];
+  for (const file of listTs(seedsDir)) {
+    if (only && !only(file)) continue;
+    const mod = (await import(pathToFileURL(path.join(seedsDir, file)).href)) as { seed: (k: Knex) => Promise<void> };
+    await mod.seed(db);
+    ran.push(file);
+  }
+  return ran;
+}

@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const EMAILS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'emails');
+
+/** Templates a preview may ask for; each has emails/<name>.html and emails/<name>.txt. */
+export const TEMPLATES = ['signup', 'resetpassword'] as const;
+export type TemplateName = (typeof TEMPLATES)[number];
+
+export function isTemplate(name: string): name is TemplateName {
+  return (TEMPLATES as readonly string[]).includes(name);
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** {{name}} is escaped for HTML, {{{name}}} is inserted as is (only used for the layout's body). */
+function fill(template: string, vars: Record<string, string>, html: boolean): string {
+  return template
+    .replace(/\{\{\{(\w+)\}\}\}/g, (_, k) => vars[k] ?? '')
+    .replace(/\{\{(\w+)\}\}/g, (_, k) => (html ? escapeHtml(vars[k] ?? '') : vars[k] ?? ''));
+}
+
+const cache = new Map<string, string>();
+function read(file: string): string {
+  let text = cache.get(file);
+  if (text === undefined) {
+    text = fs.readFileSync(path.join(EMAILS_DIR, file), 'utf8');
+    if (process.env.NODE_ENV === 'production') cache.set(file, text);
+  }
+  return text;
+}
+
+export interface RenderedMail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+export function renderTemplate(name: TemplateName, vars: Record<string, string>): RenderedMail {
+  const source = read(`${name}.html`);
+  const subjectMatch = source.match(/^<!--\s*subject:\s*(.*?)\s*-->\s*/);
+  const subject = fill(subjectMatch?.[1] ?? name, vars, false);
+  const body = fill(source.replace(/^<!--.*?-->\s*/, ''), vars, true);
+  const html = fill(read('layout.html'), { ...vars, subject, body }, true);
+  const text = fill(read(`${name}.txt`), vars, false);
+  return { subject, html, text };
+}

@@ -1,0 +1,177 @@
+import { Router, type Request, type Response } from 'express';
+import { ctx, type AppContext } from '../context.js';
+import { ApiError, fieldErrors } from '../errors.js';
+import { clearStateCookies, requireUser } from '../middleware/auth.js';
+import { SESSION_COOKIE, SIGNED_IN_TTL_MS } from '../middleware/session.js';
+import { emailOnlySchema, loginSchema, resetPasswordSchema } from '../../resources/auth.js';
+import { ROLE_RANK, type Role } from '../../resources/permissions.js';
+import { needsRehash, hashPassword, verifyPassword } from '../services/passwords.js';
+import { consumeToken, createToken, findToken, isValidToken } from '../services/tokens.js';
+import { endSessions, findUserByEmail, sendReset, sendVerification, USER_COLUMNS } from '../services/users.js';
+import { validate } from '../errors.js';
+
+export const GUEST_TOKEN_HEADER = 'x-guest-token';
+
+/** The user's memberships with the account fields (GET /auth/accounts). */
+async function membershipsOf(app: AppContext, userId: string) {
+  return app.db('account_users')
+    .join('accounts', 'a_id', 'au_accountid')
+    .where('au_userid', userId)
+    .orderByRaw('lower(a_name)')
+    .select('accounts.*', 'au_id', 'au_role', 'au_userid', 'au_accountid');
+}
+
+function highestRole(roles: string[]): string {
+  return roles.sort((a, b) => (ROLE_RANK[b as Role] ?? 0) - (ROLE_RANK[a as Role] ?? 0))[0] ?? '';
+}
+
+/** The session answer: user, the caller's entry permissions, memberships and client settings. */
+async function sessionBody(app: AppContext, userId: string) {
+  const user = await app.db('users').where('u_id', userId).first(USER_COLUMNS);
+  const accounts = await membershipsOf(app, userId);
+  return {
+    code: 'ok',
+    user: { ...user, id: user.u_id },
+    permissions: await app.permissions.grants(user.u_role),
+    accounts,
+    settings: { passwordMinLength: app.config.passwordMinLength },
+  };
+}
+
+function setStateCookies(req: Request, res: Response, role: string, accountRole: string): void {
+  const app = ctx(req);
+  const opts = { path: '/', sameSite: 'lax' as const, secure: app.config.secureCookies, httpOnly: false, maxAge: SIGNED_IN_TTL_MS };
+  res.cookie('is_logged_in', '1', opts);
+  res.cookie('user_role', role, opts);
+  res.cookie('account_role', accountRole, opts);
+}
+
+const regenerate = (req: Request) => new Promise<void>((resolve, reject) => req.session.regenerate((e) => (e ? reject(e) : resolve())));
+const destroy = (req: Request) => new Promise<void>((resolve) => req.session.destroy(() => resolve()));
+
+export function authRouter(): Router {
+  const router = Router();
+
+  router.post('/web', async (req, res) => {
+    const app = ctx(req);
+    const parsed = loginSchema.safeParse(req.body ?? {});
+    if (!parsed.success) throw new ApiError(400, 'invalid_login_info', 'Failed to validate login info', fieldErrors(parsed.error));
+    const { u_email, u_password } = parsed.data;
+    const { windowSeconds, loginPerEmail, loginPerIp } = app.config.rateLimit;
+    const emailKey = `login:email:${u_email.toLowerCase()}`;
+    const ipHit = await app.limiter.hit(`login:ip:${req.ip}`, windowSeconds);
+    if (ipHit.points > loginPerIp || (await app.limiter.peek(emailKey)) >= loginPerEmail) {
+      res.setHeader('Retry-After', String(Math.max(1, Math.ceil((ipHit.resetAt.getTime() - Date.now()) / 1000))));
+      throw new ApiError(429, 'too_many_attempts', 'Too many login attempts, please wait a few minutes and try again');
+    }
+    const user = await findUserByEmail(app.db, u_email);
+    // An unknown e-mail verifies against a dummy hash: same answer, similar time.
+    const ok = await verifyPassword(user?.u_password, u_password);
+    if (!user || !ok) {
+      await app.limiter.hit(emailKey, windowSeconds);
+      throw new ApiError(401, 'invalid_credentials', 'The email and password combination does not match');
+    }
+    if (!user.u_is_verified) throw new ApiError(403, 'user_not_verified', 'User account not yet activated');
+    if (!user.u_is_enabled) throw new ApiError(403, 'user_disabled', 'This user account has been disabled');
+    await app.limiter.reset(emailKey);
+    if (needsRehash(user.u_password)) await app.db('users').where('u_id', user.u_id).update({ u_password: await hashPassword(u_password) });
+
+    await regenerate(req); // a new session id on login (no fixation)
+    req.session.userId = user.u_id;
+    req.session.loginAt = Date.now();
+    req.session.cookie.maxAge = SIGNED_IN_TTL_MS;
+    app.issueCsrf(req, res);
+    const body = await sessionBody(app, user.u_id);
+    setStateCookies(req, res, user.u_role, highestRole(body.accounts.map((a: { au_role: string }) => a.au_role)) || 'none');
+    res.json(body);
+  });
+
+  const logout = async (req: Request, res: Response) => {
+    await destroy(req);
+    res.clearCookie(SESSION_COOKIE, { path: '/' });
+    clearStateCookies(res);
+    res.json({ code: 'ok' });
+  };
+  router.get('/logout', logout);
+  router.post('/logout', logout);
+
+  router.get('/me', requireUser, async (req, res) => {
+    res.json(await sessionBody(ctx(req), req.user!.u_id));
+  });
+
+  router.get('/accounts', requireUser, async (req, res) => {
+    res.json(await membershipsOf(ctx(req), req.user!.u_id));
+  });
+
+  router.get('/guest-token', async (req, res) => {
+    res.json({ code: 'ok', token: await createToken(ctx(req).db, 'guest', null) });
+  });
+
+  router.put('/reset-password', async (req, res) => {
+    const app = ctx(req);
+    if (!(await isValidToken(app.db, 'guest', req.get(GUEST_TOKEN_HEADER))))
+      throw new ApiError(403, 'guest_token_invalid', 'The page has expired, please reload it and try again');
+    const body = validate(resetPasswordSchema(app.config.passwordMinLength), req.body);
+    const token = await consumeToken(app.db, 'reset', body.token);
+    if (!token?.t_userid) throw new ApiError(400, 'invalid_token', 'Invalid token', { token: 'error_token_invalid' });
+    await app.db.transaction(async (trx) => {
+      // The link came by e-mail, so following it also proves the address.
+      await trx('users').where('u_id', token.t_userid).update({ u_password: await hashPassword(body.password), u_is_verified: true, u_updated_at: trx.fn.now() });
+      await trx('tokens').where({ t_userid: token.t_userid, t_type: 'reset' }).whereNull('t_used_at').update({ t_used_at: trx.fn.now() });
+      await endSessions(trx, token.t_userid!);
+    });
+    res.json({ code: 'ok' });
+  });
+
+  /** Answers the same whether or not the address exists. */
+  router.post('/forgot-password', async (req, res) => {
+    const app = ctx(req);
+    const { u_email } = validate(emailOnlySchema, req.body);
+    const hit = await app.limiter.hit(`mail:reset:${u_email.toLowerCase()}`, app.config.rateLimit.windowSeconds);
+    if (hit.points <= app.config.rateLimit.mailPerEmail) {
+      const user = await findUserByEmail(app.db, u_email);
+      if (user && user.u_is_enabled) {
+        const token = await createToken(app.db, 'reset', user.u_id);
+        await sendReset(app, user, token);
+      }
+    }
+    res.json({ code: 'ok' });
+  });
+
+  /** Resend of the activation link for an unverified user; answers the same whatever the address. */
+  router.post('/resend-activation', async (req, res) => {
+    const app = ctx(req);
+    const { u_email } = validate(emailOnlySchema, req.body);
+    const hit = await app.limiter.hit(`mail:verify:${u_email.toLowerCase()}`, app.config.rateLimit.windowSeconds);
+    if (hit.points <= app.config.rateLimit.mailPerEmail) {
+      const user = await findUserByEmail(app.db, u_email);
+      if (user && !user.u_is_verified && user.u_is_enabled) {
+        const token = await createToken(app.db, 'verify', user.u_id);
+        await sendVerification(app, user, token);
+      }
+    }
+    res.json({ code: 'ok' });
+  });
+
+  return router;
+}
+
+/** GET /users/verify/{token}: ok, already_verified, or invalid_token. */
+export async function verifyEmail(req: Request, res: Response): Promise<void> {
+  const app = ctx(req);
+  const raw = String(req.params.token ?? '');
+  const token = await consumeToken(app.db, 'verify', raw);
+  if (token?.t_userid) {
+    const user = await app.db('users').where('u_id', token.t_userid).first('u_is_verified');
+    if (user?.u_is_verified) throw new ApiError(409, 'already_verified', 'This e-mail address is already verified');
+    await app.db('users').where('u_id', token.t_userid).update({ u_is_verified: true, u_updated_at: app.db.fn.now() });
+    res.json({ code: 'ok' });
+    return;
+  }
+  const seen = await findToken(app.db, 'verify', raw);
+  if (seen?.t_userid) {
+    const user = await app.db('users').where('u_id', seen.t_userid).first('u_is_verified');
+    if (user?.u_is_verified) throw new ApiError(409, 'already_verified', 'This e-mail address is already verified');
+  }
+  throw new ApiError(400, 'invalid_token', 'This link is invalid or has expired');
+}

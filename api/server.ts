@@ -1,0 +1,24 @@
+import { loadConfig } from './config.js';
+import { createApp } from './app.js';
+import { ensureRootUser, openDatabase, prepareDatabase } from './db/bootstrap.js';
+
+const config = loadConfig();
+const db = openDatabase(config);
+await prepareDatabase(db);
+await ensureRootUser(db, config, (m) => console.log(m));
+const { app } = createApp({ db, config });
+const server = app.listen(config.port, () => {
+  console.log(`Leadstage on ${config.publicUrl} (database: ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/db`})`);
+});
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  console.log(`${signal}: closing`);
+  server.close();
+  await db.destroy().catch(() => undefined);
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,33 @@
+import type { Knex } from 'knex';
+import { can, grantsOf, matrixFromRows, PERMISSIONS, type Matrix } from '../../resources/permissions.js';
+
+/**
+ * The permission matrix as stored in permission_grants (seed 01 writes resources/permissions.ts there; ops may
+ * change grants in the table). Re-read at most every `ttlMs`, so every API process follows a change.
+ */
+export class PermissionStore {
+  private matrix: Matrix = PERMISSIONS;
+  private loadedAt = 0;
+
+  constructor(private db: Knex, private ttlMs = 30_000) {}
+
+  async refresh(): Promise<void> {
+    const rows = await this.db('permission_grants').select('pg_role', 'pg_group', 'pg_bits');
+    // An empty table (not seeded yet) falls back to the code's matrix rather than locking everyone out.
+    this.matrix = rows.length ? matrixFromRows(rows) : PERMISSIONS;
+    this.loadedAt = Date.now();
+  }
+
+  async current(): Promise<Matrix> {
+    if (Date.now() - this.loadedAt > this.ttlMs) await this.refresh();
+    return this.matrix;
+  }
+
+  async can(role: string | undefined, group: string, permission: string | number): Promise<boolean> {
+    return can(role, group, permission, await this.current());
+  }
+
+  async grants(role: string | undefined): Promise<Record<string, number>> {
+    return grantsOf(role, await this.current());
+  }
+}

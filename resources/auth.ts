@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { isEmail } from './fields.js';
+
+/** Login: the e-mail may be empty or must be valid (spec 5); password at least 4 characters. */
+export const LOGIN_PASSWORD_MIN_LENGTH = 4;
+
+export const loginSchema = z.object({
+  u_email: z
+    .string({ error: 'error_email_required' })
+    .trim()
+    .min(1, { error: 'error_email_required' })
+    .refine(isEmail, { error: 'error_email_invalid' }),
+  u_password: z.string({ error: 'error_password_too_short' }).min(LOGIN_PASSWORD_MIN_LENGTH, { error: 'error_password_too_short' }).max(1024),
+});
+
+export const emailOnlySchema = z.object({
+  u_email: z.string({ error: 'error_email_required' }).trim().min(1, { error: 'error_email_required' }).refine(isEmail, { error: 'error_email_invalid' }),
+});
+
+export function resetPasswordSchema(minLength: number) {
+  return z
+    .object({
+      token: z.string({ error: 'error_token_invalid' }).min(1, { error: 'error_token_invalid' }).max(200),
+      password: z.string({ error: 'error_password_too_short' }).max(1024),
+      password_confirm: z.string({ error: 'error_passwords_do_not_match' }).max(1024),
+    })
+    .superRefine((v, ctx) => {
+      if (v.password.length < minLength) ctx.addIssue({ code: 'custom', message: 'error_password_too_short', path: ['password'] });
+      if (v.password !== v.password_confirm) {
+        ctx.addIssue({ code: 'custom', message: 'error_passwords_do_not_match', path: ['password_confirm'] });
+        if (v.password.length >= minLength) ctx.addIssue({ code: 'custom', message: 'error_passwords_do_not_match', path: ['password'] });
+      }
+    });
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { ROLES } from './permissions.js';
+
+/** Field rules shared by several resources. Error messages are message keys (resources/messages.ts). */
+
+// A pragmatic address check: one @, no spaces, a dot in the domain part, TLD of 2+ letters.
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/;
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export function isEmail(value: string): boolean {
+  return EMAIL_RE.test(value) && value.length <= 254;
+}
+
+export function isUuid(value: unknown): boolean {
+  return typeof value === 'string' && UUID_RE.test(value);
+}
+
+export const email = z
+  .string({ error: 'error_email_required' })
+  .trim()
+  .min(1, { error: 'error_email_required' })
+  .refine(isEmail, { error: 'error_email_invalid' });
+
+export const role = z.enum(ROLES, { error: 'error_role_invalid' });
+
+export const uuid = z.string({ error: 'error_uuid_invalid' }).refine(isUuid, { error: 'error_uuid_invalid' });
+
+export const name = (max = 100) => z.string().trim().max(max, { error: 'error_too_long' });
+
+export const optionalUrl = z
+  .string()
+  .trim()
+  .max(2048, { error: 'error_too_long' })
+  .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), { error: 'error_url_invalid' })
+  .nullish()
+  .transform((v) => (v ? v : null));
+
+export const optionalText = (max = 10000) =>
+  z
+    .string()
+    .max(max, { error: 'error_too_long' })
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+/** Password when it is set or changed: PASSWORD_MIN_LENGTH (default 12) and a matching confirmation. */
+export function passwordPair(minLength: number) {
+  return {
+    password: z.string().min(minLength, { error: 'error_password_too_short' }).max(1024, { error: 'error_too_long' }),
+  };
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// npm test: runs every Vitest project, then prints one closing line from the runner's own results:
+//   tests: N passed, N failed[, N skipped]
+// and exits non-zero when anything failed (a file that could not load counts as a failure).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const out = path.resolve('.test-results');
+fs.mkdirSync(out, { recursive: true });
+const json = path.join(out, 'vitest.json');
+fs.rmSync(json, { force: true });
+
+const notes = [];
+if (!process.env.TEST_DATABASE_URL) notes.push('skipped: API tests on PostgreSQL (TEST_DATABASE_URL not set; they ran on PGlite only)');
+if (!fs.existsSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium'))
+  notes.push('skipped: end-to-end browser tests (no Chromium at /usr/bin/chromium; apt-get install -y chromium)');
+
+const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`, ...process.argv.slice(2)];
+const run = spawnSync(process.execPath, [path.resolve('node_modules/vitest/vitest.mjs'), ...args.slice(1)], { stdio: 'inherit', env: process.env });
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+if (fs.existsSync(json)) {
+  const r = JSON.parse(fs.readFileSync(json, 'utf8'));
+  passed = r.numPassedTests ?? 0;
+  failed = r.numFailedTests ?? 0;
+  skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  // A test file that failed to load has no failed test of its own: count it.
+  for (const file of r.testResults ?? []) {
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((a) => a.status === 'failed')) {
+      failed += 1;
+      console.log(`failed to run: ${path.relative(process.cwd(), file.name)}: ${(file.message || '').split('\n')[0]}`);
+    }
+  }
+} else {
+  failed = 1;
+  console.log('the test runner produced no results');
+}
+if (run.status !== 0 && failed === 0) {
+  failed = 1;
+  console.log(`the test runner exited with status ${run.status}`);
+}
+for (const n of notes) console.log(n);
+console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 ? 1 : 0);

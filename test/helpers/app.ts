@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import request from 'supertest';
+import type { Knex } from 'knex';
+import { createApp } from '../../api/app.js';
+import { loadConfig, type Config } from '../../api/config.js';
+import { upsertUser } from '../../api/db/bootstrap.js';
+import type { AppContext } from '../../api/context.js';
+import { createTestDb, type DbKind, type TestDb } from './db.js';
+
+export const PASSWORD = 'correct-horse-battery';
+
+export interface TestApp {
+  kind: DbKind;
+  db: Knex;
+  config: Config;
+  context: AppContext;
+  server: Server;
+  baseUrl: string;
+  dataDir: string;
+  client(): TestClient;
+  /** A verified, enabled user with PASSWORD. */
+  user(email: string, role?: string, extra?: Record<string, unknown>): Promise<{ u_id: string; u_email: string }>;
+  /** A signed-in client for a new user of that role. */
+  signedIn(role: string, email?: string): Promise<TestClient & { userId: string }>;
+  account(name: string, extra?: Record<string, unknown>): Promise<{ a_id: string }>;
+  member(accountId: string, userId: string, role?: string): Promise<void>;
+  outbox(): { file: string; text: string }[];
+  close(): Promise<void>;
+}
+
+export async function startApp(kind: DbKind, overrides: Partial<Config> = {}): Promise<TestApp> {
+  const testDb: TestDb = await createTestDb(kind);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ls-test-'));
+  const config = loadConfig(
+    { DATA_DIR: dataDir, SESSION_SECRET: 'test-secret-'.padEnd(40, 'x'), LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000' },
+    overrides,
+  );
+  const { app, context } = createApp({ db: testDb.db, config, timers: false, log: () => undefined });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let n = 0;
+  const t: TestApp = {
+    kind,
+    db: testDb.db,
+    config,
+    context,
+    server,
+    baseUrl,
+    dataDir,
+    client: () => new TestClient(server),
+    async user(email, role = 'member', extra = {}) {
+      const { user } = await upsertUser(testDb.db, { email, password: PASSWORD, role });
+      if (Object.keys(extra).length) await testDb.db('users').where('u_id', user.u_id).update(extra);
+      return user;
+    },
+    async signedIn(role, email) {
+      const u = await t.user(email ?? `${role}${++n}-${Date.now()}@example.com`, role);
+      const c = new TestClient(server) as TestClient & { userId: string };
+      await c.login(u.u_email, PASSWORD);
+      c.userId = u.u_id;
+      return c;
+    },
+    async account(name, extra = {}) {
+      const [row] = await testDb.db('accounts').insert({ a_name: name, ...extra }).returning(['a_id']);
+      return row;
+    },
+    async member(accountId, userId, role = 'member') {
+      await testDb.db('account_users').insert({ au_accountid: accountId, au_userid: userId, au_role: role });
+    },
+    outbox() {
+      const dir = path.join(dataDir, 'outbox');
+      if (!fs.existsSync(dir)) return [];
+      return fs
+        .readdirSync(dir)
+        .sort()
+        .map((f) => ({ file: f, text: fs.readFileSync(path.join(dir, f), 'utf8') }));
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await testDb.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return t;
+}
+
+/** Finds the first link to `pathPrefix` in a raw .eml (quoted-printable soft breaks undone). */
+export function linkFromMail(eml: string, pathPrefix: string): string | undefined {
+  const text = eml.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const m = text.match(new RegExp(`https?://[^\\s"<>]*${pathPrefix.replace(/[/?]/g, (c) => `\\${c}`)}[^\\s"<>]*`));
+  return m?.[0];
+}
+
+type Method = 'get' | 'post' | 'put' | 'delete';
+
+/**
+ * A browser-like client: keeps cookies, and sends the CSRF cookie back in X-CSRF-Token on state-changing calls
+ * (unless told not to), like the admin's data provider.
+ */
+export class TestClient {
+  cookies = new Map<string, string>();
+  constructor(private server: Server) {}
+
+  private store(res: request.Response) {
+    const set = res.headers['set-cookie'] as unknown as string[] | undefined;
+    for (const c of set ?? []) {
+      const [pair, ...attrs] = c.split(';');
+      const i = pair.indexOf('=');
+      const name = pair.slice(0, i).trim();
+      const value = decodeURIComponent(pair.slice(i + 1));
+      const expired = attrs.some((a) => /expires=Thu, 01 Jan 1970/i.test(a)) || value === '';
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
+  }
+
+  get csrf(): string | undefined {
+    return this.cookies.get('ls.csrf-token');
+  }
+
+  async send(method: Method, url: string, body?: unknown, opts: { csrf?: boolean; headers?: Record<string, string> } = {}) {
+    // Like a browser: a page load (or any GET) comes first and hands out the CSRF cookie.
+    if (method !== 'get' && opts.csrf !== false && !this.csrf) await this.send('get', '/api/1/auth/me');
+    let req = request(this.server)[method](url).set('Cookie', this.cookieHeader());
+    if (method !== 'get' && opts.csrf !== false && this.csrf) req = req.set('X-CSRF-Token', this.csrf);
+    for (const [k, v] of Object.entries(opts.headers ?? {})) req = req.set(k, v);
+    if (body !== undefined) req = typeof body === 'string' ? req.type('text/csv').send(body) : req.send(body as object);
+    const res = await req;
+    this.store(res);
+    return res;
+  }
+
+  get(url: string, opts?: { headers?: Record<string, string> }) {
+    return this.send('get', url, undefined, opts);
+  }
+  post(url: string, body?: unknown, opts?: { csrf?: boolean; headers?: Record<string, string> }) {
+    return this.send('post', url, body ?? {}, opts);
+  }
+  put(url: string, body?: unknown, opts?: { csrf?: boolean; headers?: Record<string, string> }) {
+    return this.send('put', url, body ?? {}, opts);
+  }
+  delete(url: string, opts?: { csrf?: boolean }) {
+    return this.send('delete', url, undefined, opts);
+  }
+
+  /** A raw supertest request with this client's cookies and CSRF header (for multipart). */
+  raw(method: Method, url: string) {
+    return request(this.server)[method](url).set('Cookie', this.cookieHeader()).set('X-CSRF-Token', this.csrf ?? '');
+  }
+
+  async login(email: string, password: string) {
+    const res = await this.post('/api/1/auth/web', { u_email: email, u_password: password });
+    if (res.status !== 200) throw new Error(`login failed for ${email}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res;
+  }
+}

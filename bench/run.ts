@@ -1,0 +1,20 @@
+// npm run bench: every benchmark in bench/ (each file is also runnable alone with `npx tsx bench/<name>.ts`).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dir = path.dirname(fileURLToPath(import.meta.url));
+const only = process.argv.slice(2);
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.startsWith('_'))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+let failed = 0;
+for (const f of files) {
+  console.log(`\n== ${f}`);
+  const r = spawnSync(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), path.join(dir, f)], { stdio: 'inherit', env: process.env });
+  if (r.status !== 0) failed++;
+}
+process.exit(failed ? 1 : 0);

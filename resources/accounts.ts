@@ -21,8 +21,9 @@ const emailDomain = z
   .trim()
   .transform((v) => v.replace(/^@/, '').toLowerCase())
   .refine((v) => v === '' || DOMAIN_RE.test(v), { error: 'error_domain_invalid' })
-  .nullish()
-  .transform((v) => (v ? v : null));
+  .nullable()
+  .transform((v) => (v ? v : null))
+  .optional(); // a missing key stays missing: a partial update keeps the stored domain
 
 const fields = {
   a_name: z.string({ error: 'error_name_required' }).trim().min(1, { error: 'error_name_required' }).max(200, { error: 'error_too_long' }),

@@ -27,20 +27,27 @@ export const uuid = z.string({ error: 'error_uuid_invalid' }).refine(isUuid, { e
 
 export const name = (max = 100) => z.string().trim().max(max, { error: 'error_too_long' });
 
+/**
+ * Optional fields: '' and null clear the value (null); a missing key stays missing (undefined), so a partial update
+ * leaves the stored value alone. (`.optional()` outside the transform: zod 4 runs a transform under `nullish()`
+ * even for a missing key.)
+ */
 export const optionalUrl = z
   .string()
   .trim()
   .max(2048, { error: 'error_too_long' })
   .refine((v) => v === '' || /^https?:\/\/[^\s]+$/i.test(v), { error: 'error_url_invalid' })
-  .nullish()
-  .transform((v) => (v ? v : null));
+  .nullable()
+  .transform((v) => (v ? v : null))
+  .optional();
 
 export const optionalText = (max = 10000) =>
   z
     .string()
     .max(max, { error: 'error_too_long' })
-    .nullish()
-    .transform((v) => (v ? v : null));
+    .nullable()
+    .transform((v) => (v ? v : null))
+    .optional();
 
 /** Password when it is set or changed: PASSWORD_MIN_LENGTH (default 12) and a matching confirmation. */
 export function passwordPair(minLength: number) {

@@ -53,8 +53,9 @@ export function userSchemas(passwordMinLength: number) {
     .superRefine(checkPasswords(passwordMinLength, true));
   const update = z
     .object({
-      u_first_name: base.u_first_name.optional(),
-      u_last_name: base.u_last_name.optional(),
+      // Not base.*.optional(): zod 4 applies a default under optional, which would blank a name on a partial update.
+      u_first_name: name(100).optional(),
+      u_last_name: name(100).optional(),
       u_email: email.optional(),
       u_role: role.optional(),
       u_is_verified: z.boolean({ error: 'error_invalid_value' }).optional(),

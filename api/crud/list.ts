@@ -5,6 +5,8 @@ import { isUuid } from '../../resources/fields.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
 
 export const MAX_PAGE = 1000;
+/** Largest row offset a range may start at (keeps OFFSET a plain integer for the database). */
+export const MAX_OFFSET = 2 ** 31 - 1;
 
 export interface ListQuery {
   paged: boolean;
@@ -34,10 +36,17 @@ export function parseListQuery(req: Request, decl: ResourceDeclaration, idColumn
   const range = parseJson(req.query.range, 'range');
   const sort = parseJson(req.query.sort, 'sort');
   const filter = parseJson(req.query.filter, 'filter') ?? {};
-  const query: ListQuery = { paged: range !== undefined, start: 0, end: MAX_PAGE - 1, sort: decl.defaultSort, equals: {} };
+  // Any of range/sort/filter asks for the paged form (one page, at most MAX_PAGE rows, with Content-Range).
+  const paged = range !== undefined || sort !== undefined || req.query.filter !== undefined;
+  const query: ListQuery = { paged, start: 0, end: MAX_PAGE - 1, sort: decl.defaultSort, equals: {} };
 
   if (range !== undefined) {
-    if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isInteger(n) && n >= 0) || range[1] < range[0])
+    if (
+      !Array.isArray(range) ||
+      range.length !== 2 ||
+      !range.every((n) => Number.isSafeInteger(n) && n >= 0 && n <= MAX_OFFSET) ||
+      range[1] < range[0]
+    )
       throw new ApiError(400, 'invalid_range', 'range must be [start, end] with 0 <= start <= end');
     if (range[1] - range[0] + 1 > MAX_PAGE) throw new ApiError(400, 'invalid_range', `A page holds at most ${MAX_PAGE} rows`);
     query.start = range[0];
@@ -62,7 +71,10 @@ export function parseListQuery(req: Request, decl: ResourceDeclaration, idColumn
       query.ids = list.filter(isUuid); // a malformed id simply matches nothing
     } else if (decl.filterable.includes(key)) {
       const list = Array.isArray(raw) ? raw : [raw];
-      query.equals[key] = list.map((v) => (v === 'true' ? true : v === 'false' ? false : v));
+      if (!list.every((v) => ['string', 'number', 'boolean'].includes(typeof v)))
+        throw new ApiError(400, 'invalid_filter', `filter.${key} must be a value or a list of values`);
+      // Values go to the database as text, which casts them to the column's type (a bad value: invalid_filter).
+      query.equals[key] = list.map((v) => (v === 'true' || v === true ? true : v === 'false' || v === false ? false : String(v)));
     } else {
       throw new ApiError(400, 'invalid_filter', `Cannot filter by ${key}`);
     }
@@ -72,15 +84,24 @@ export function parseListQuery(req: Request, decl: ResourceDeclaration, idColumn
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Each word of q must be a case-insensitive prefix of one of the search columns (served by lower(col) text_pattern_ops indexes). */
+/**
+ * q is a case-insensitive prefix search (served by lower(col) text_pattern_ops indexes): a row matches when the whole
+ * q is a prefix of one search column ("acme events" finds the account "Acme Events"), or when each word of q is a
+ * prefix of one of the search columns ("ann smi" finds Ann Smith).
+ */
 export function applyFilters(qb: Knex.QueryBuilder, query: ListQuery, decl: ResourceDeclaration, idColumn: string): Knex.QueryBuilder {
-  if (query.q) {
-    for (const word of query.q.toLowerCase().split(/\s+/).filter(Boolean)) {
-      const pattern = `${escapeLike(word)}%`;
-      qb.where((w) => {
-        for (const col of decl.search) w.orWhereRaw('lower(??) like ?', [col, pattern]);
-      });
-    }
+  const words = (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length) {
+    const anyColumn = (w: Knex.QueryBuilder, text: string) => {
+      for (const col of decl.search) w.orWhereRaw('lower(??) like ?', [col, `${escapeLike(text)}%`]);
+    };
+    qb.where((outer) => {
+      outer.where((w) => anyColumn(w, words.join(' ')));
+      if (words.length > 1)
+        outer.orWhere((all) => {
+          for (const word of words) all.where((w) => anyColumn(w, word));
+        });
+    });
   }
   if (query.ids) qb.whereIn(idColumn, query.ids.length ? query.ids : ['00000000-0000-4000-8000-000000000000']);
   for (const [col, values] of Object.entries(query.equals)) qb.whereIn(col, values as string[]);
@@ -96,13 +117,22 @@ export async function runList(
 ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const rowsQuery = applyFilters(base(), query, decl, idColumn).orderBy(query.sort.field, query.sort.order.toLowerCase() as 'asc' | 'desc');
   if (query.sort.field !== idColumn) rowsQuery.orderBy(idColumn, 'asc'); // a stable order across pages
-  if (!query.paged) {
-    const rows = await rowsQuery;
-    return { rows, total: rows.length };
+  try {
+    if (!query.paged) {
+      const rows = await rowsQuery;
+      return { rows, total: rows.length };
+    }
+    const counted = applyFilters(base(), query, decl, idColumn).clearSelect().clearOrder().count({ n: '*' }).first();
+    const [rows, count] = await Promise.all([rowsQuery.offset(query.start).limit(query.end - query.start + 1), counted]);
+    return { rows, total: Number((count as { n: string | number } | undefined)?.n ?? 0) };
+  } catch (err) {
+    // A filter value the column's type cannot hold (e.g. a_is_enabled: "maybe"): the client's mistake, not ours.
+    // PostgreSQL says so with a 22xxx code; PGlite serialises parameters itself and throws "Invalid input for <type> type".
+    const { code, message } = err as { code?: string; message?: string };
+    if (code === '22P02' || code === '22007' || code === '22008' || code === '22003' || /Invalid input for \w+ type/.test(message ?? ''))
+      throw new ApiError(400, 'invalid_filter', 'A filter value does not fit its field');
+    throw err;
   }
-  const counted = applyFilters(base(), query, decl, idColumn).clearSelect().clearOrder().count({ n: '*' }).first();
-  const [rows, count] = await Promise.all([rowsQuery.offset(query.start).limit(query.end - query.start + 1), counted]);
-  return { rows, total: Number((count as { n: string | number } | undefined)?.n ?? 0) };
 }
 
 export function sendList(res: Response, name: string, query: ListQuery, rows: unknown[], total: number): void {

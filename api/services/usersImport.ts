@@ -57,16 +57,18 @@ interface ParsedRow {
   role: string;
 }
 
-/** Streams the CSV (file path or text): BOM, ',' or ';' (detected), quoted fields, blank lines skipped. */
+/** Streams the CSV (file path or text): BOM, ',' ';' tab or '|' (detected), quoted fields, blank lines skipped. */
 export async function parseUsersCsv(input: { path: string } | { text: string }): Promise<{ rows: ParsedRow[]; missingColumns: string[] }> {
   const source: Readable = 'path' in input ? fs.createReadStream(input.path, 'utf8') : Readable.from([input.text]);
   const rows: ParsedRow[] = [];
   let columns: (Column | undefined)[] | undefined;
   let line = 0;
   await new Promise<void>((resolve, reject) => {
-    const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { skipEmptyLines: 'greedy', delimitersToGuess: [',', ';', '\t', '|'] });
+    // Blank lines are skipped here, not by the parser, so row numbers match the lines of the user's file.
+    const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { skipEmptyLines: false, delimitersToGuess: [',', ';', '\t', '|'] });
     parser.on('data', (cells: string[]) => {
       line++;
+      if (cells.every((c) => String(c ?? '').trim() === '')) return;
       if (!columns) {
         columns = cells.map(normaliseHeader);
         return;

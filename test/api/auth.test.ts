@@ -108,6 +108,22 @@ describeEachDb('auth', (kind) => {
     expect(blocked.headers['retry-after']).toBeTruthy();
   });
 
+  it('rate-limits login attempts per address', async () => {
+    const limited = await startApp(kind, { rateLimit: { loginPerEmail: 100, loginPerIp: 2, mailPerEmail: 2, windowSeconds: 900 } });
+    try {
+      const c = limited.client();
+      expect((await c.post('/api/1/auth/web', { u_email: 'a@example.com', u_password: 'wrong-pass' })).status).toBe(401);
+      expect((await c.post('/api/1/auth/web', { u_email: 'b@example.com', u_password: 'wrong-pass' })).status).toBe(401);
+      const third = await c.post('/api/1/auth/web', { u_email: 'c@example.com', u_password: 'wrong-pass' });
+      expect(third.status).toBe(429);
+      expect(third.body.code).toBe('too_many_attempts');
+      const rows = await limited.db('rate_limits').select('rl_key');
+      expect(rows.map((r) => r.rl_key)).toContain('login:ip:127.0.0.1'); // counters live in the database
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('logs out: the session row is gone and the old cookie no longer works', async () => {
     const c = await t.signedIn('root');
     const sid = c.cookieHeader();

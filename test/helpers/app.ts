@@ -36,7 +36,8 @@ export async function startApp(kind: DbKind, overrides: Partial<Config> = {}): P
   const testDb: TestDb = await createTestDb(kind);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ls-test-'));
   const config = loadConfig(
-    { DATA_DIR: dataDir, SESSION_SECRET: 'test-secret-'.padEnd(40, 'x'), LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000' },
+    // Every test request comes from 127.0.0.1: a high per-address login limit unless a test sets its own.
+    { DATA_DIR: dataDir, SESSION_SECRET: 'test-secret-'.padEnd(40, 'x'), LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', LOGIN_LIMIT_PER_IP: '100000' },
     overrides,
   );
   const { app, context } = createApp({ db: testDb.db, config, timers: false, log: () => undefined });

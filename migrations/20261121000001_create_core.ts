@@ -21,6 +21,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('create index users_email_prefix on users (lower(u_email) text_pattern_ops)');
   await knex.raw('create index users_first_name_prefix on users (lower(u_first_name) text_pattern_ops)');
   await knex.raw('create index users_last_name_prefix on users (lower(u_last_name) text_pattern_ops)');
+  await knex.raw('create index users_email_sort on users (u_email, u_id)'); // the lists' default order, paged
 
   await knex.schema.createTable('accounts', (t) => {
     t.uuid('a_id').primary().defaultTo(knex.raw('gen_random_uuid()'));
@@ -36,6 +37,7 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('a_updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
   await knex.raw('create index accounts_name_prefix on accounts (lower(a_name) text_pattern_ops)');
+  await knex.raw('create index accounts_name_sort on accounts (a_name, a_id)');
   await knex.raw('create index accounts_email_domain on accounts (lower(a_email_domain))');
 
   await knex.schema.createTable('account_users', (t) => {

@@ -3,7 +3,7 @@ import { crudRouter } from '../crud/router.js';
 import { ctx } from '../context.js';
 import { ApiError } from '../errors.js';
 import { users, userSchemas } from '../../resources/users.js';
-import { assertEmailFree, createUser, endSessions, USER_COLUMNS, type NewUser } from '../services/users.js';
+import { assertEmailFree, createUser, emailWrite, endSessions, USER_COLUMNS, type NewUser } from '../services/users.js';
 import { hashPassword } from '../services/passwords.js';
 
 /** /users: the entry admin's user management (entry_users). */
@@ -26,7 +26,7 @@ export function usersRouter() {
         patch.u_password = await hashPassword(u_password);
       }
       guardSelf(req, id, patch);
-      await trx('users').where('u_id', id).update({ ...patch, u_updated_at: trx.fn.now() });
+      await emailWrite(trx('users').where('u_id', id).update({ ...patch, u_updated_at: trx.fn.now() }));
       if (patch.u_password || patch.u_is_enabled === false) await endSessions(trx, id, id === req.user!.u_id ? req.sessionID : undefined);
     },
     async remove(trx, id, req) {

@@ -10,6 +10,22 @@ export const USER_COLUMNS = ['u_id', 'u_first_name', 'u_last_name', 'u_email', '
 export const userAlreadyExists = () =>
   new ApiError(409, 'user_already_exists', 'A user with the same email address already exists', { u_email: 'error_user_already_exists' });
 
+/** The unique index on lower(u_email) refused a write: two requests raced past assertEmailFree. */
+export function isEmailConflict(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23505' && (e.constraint === undefined || e.constraint === 'users_email_unique');
+}
+
+/** Runs a write that may hit the e-mail index; a conflict becomes 409 user_already_exists. */
+export async function emailWrite<T>(write: PromiseLike<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    if (isEmailConflict(err)) throw userAlreadyExists();
+    throw err;
+  }
+}
+
 export async function findUserByEmail(db: Knex, email: string) {
   return db('users').whereRaw('lower(u_email) = ?', [email.trim().toLowerCase()]).first();
 }
@@ -54,8 +70,8 @@ export interface NewUser {
 export async function createUser(app: AppContext, trx: Knex.Transaction, input: NewUser): Promise<{ id: string; afterCommit: () => Promise<void> }> {
   await assertEmailFree(trx, input.u_email);
   const u_password = input.u_password ? await hashPassword(input.u_password) : null;
-  const [row] = await trx('users')
-    .insert({
+  const [row] = await emailWrite(
+    trx('users').insert({
       u_first_name: input.u_first_name,
       u_last_name: input.u_last_name,
       u_email: input.u_email.trim(),
@@ -63,8 +79,8 @@ export async function createUser(app: AppContext, trx: Knex.Transaction, input: 
       u_is_verified: input.u_is_verified,
       u_is_enabled: input.u_is_enabled,
       u_password,
-    })
-    .returning(['u_id']);
+    }).returning(['u_id']),
+  );
   await linkByEmailDomain(trx, [row.u_id]);
   let token: string | undefined;
   if (!input.u_is_verified) token = await createToken(trx, 'verify', row.u_id);

@@ -271,6 +271,22 @@ describeEachDb('entry API: /users', (kind) => {
     expect(t.outbox().some((m) => m.file.toLowerCase().includes(email) && m.file.startsWith('signup'))).toBe(false);
   });
 
+  it('POST /users: simultaneous creates with one e-mail make one user; the others get 409 user_already_exists', async () => {
+    const email = `${uid()}.race@example.com`;
+    const body = (e: string) => ({ u_email: e, u_password: NEW_PASSWORD, u_password_confirm: NEW_PASSWORD });
+    const results = await Promise.all([email, email.toUpperCase(), email, email.toUpperCase(), email].map((e) => root.post('/api/1/users', body(e))));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    for (const r of results.filter((x) => x.status === 409)) expect(r.body.code).toBe('user_already_exists');
+    expect(await t.db('users').whereRaw('lower(u_email) = ?', [email])).toHaveLength(1);
+    // and the same for two users renamed to one e-mail at once
+    const a = await t.user(`${uid()}.ra@example.com`);
+    const b = await t.user(`${uid()}.rb@example.com`);
+    const target = `${uid()}.rt@example.com`;
+    const renames = await Promise.all([a, b].map((u) => root.put(`/api/1/users/${u.u_id}`, { u_email: target })));
+    expect(renames.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(renames.find((r) => r.status === 409)!.body.code).toBe('user_already_exists');
+  });
+
   it('POST /users: invalid bodies answer 400 with field errors and store nothing', async () => {
     const e = `${uid()}@example.com`;
     const cases: [Record<string, unknown>, Record<string, string>][] = [

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// What each route of the built admin loads: the entry's static imports plus the route's lazy chunk and its static
+// imports, in minified bytes and gzip (level 9, like the network would see with compression). Also the largest chunk.
+//   node admin/scripts/bundle-report.mjs [--json]
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
+const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
+
+const sizes = new Map();
+function size(file) {
+  if (!sizes.has(file)) {
+    const buf = fs.readFileSync(path.join(dist, file));
+    sizes.set(file, { min: buf.length, gzip: zlib.gzipSync(buf, { level: 9 }).length });
+  }
+  return sizes.get(file);
+}
+
+function closure(keys, seen = new Set()) {
+  for (const key of keys) {
+    if (seen.has(key)) continue;
+    seen.add(key);
+    closure(manifest[key].imports ?? [], seen);
+  }
+  return seen;
+}
+
+function route(lazyKeys) {
+  const keys = closure([entryKey, ...lazyKeys]);
+  const files = [...keys].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'));
+  const total = files.reduce((acc, f) => ({ min: acc.min + size(f).min, gzip: acc.gzip + size(f).gzip }), { min: 0, gzip: 0 });
+  return { files: files.length, ...total };
+}
+
+const lazy = (name) => Object.keys(manifest).filter((k) => k.endsWith(name));
+const routes = {
+  '/login': route(lazy('src/public/LoginPage.tsx')),
+  '/users/verify/:token': route(lazy('src/public/VerifyPage.tsx')),
+  '/users/resetpassword': route(lazy('src/public/ResetPasswordPage.tsx')),
+  '/accounts/selection': route([...lazy('src/AdminApp.tsx'), ...lazy('src/accounts/AccountSelection.tsx')]),
+  '/accounts': route([...lazy('src/AdminApp.tsx'), ...lazy('src/accounts/AccountList.tsx')]),
+  '/users': route([...lazy('src/AdminApp.tsx'), ...lazy('src/users/UserList.tsx')]),
+  '/users/:id': route([...lazy('src/AdminApp.tsx'), ...lazy('src/users/UserEdit.tsx')]),
+};
+const all = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js'));
+const largest = all.map((f) => ({ file: f, ...size(`assets/${f}`) })).sort((a, b) => b.min - a.min)[0];
+const totalJs = all.reduce((acc, f) => acc + size(`assets/${f}`).min, 0);
+
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify({ routes, largest, chunks: all.length, totalJs }, null, 2));
+} else {
+  console.log('route                      chunks   minified    gzip');
+  for (const [name, r] of Object.entries(routes)) console.log(`${name.padEnd(26)} ${String(r.files).padStart(5)} ${kb(r.min).padStart(10)} ${kb(r.gzip).padStart(10)}`);
+  console.log(`largest chunk: ${largest.file} ${kb(largest.min)} minified, ${kb(largest.gzip)} gzip; ${all.length} chunks, ${kb(totalJs)} JS in all`);
+}

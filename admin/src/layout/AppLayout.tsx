@@ -1,0 +1,57 @@
+import type { ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { AppBar, Layout, LocalesMenuButton, TitlePortal, ToggleThemeButton, UserMenu, Logout } from 'react-admin';
+import { AppMenu } from './AppMenu';
+import { AccountSwitcher } from './AccountSwitcher';
+import { ActivityIndicator } from './ActivityIndicator';
+import { BrandMark } from './BrandMark';
+
+function Brand() {
+  return (
+    <Box sx={{ display: { xs: 'none', md: 'flex' }, alignItems: 'center', gap: 1, mr: 2 }}>
+      <BrandMark size={26} />
+      <Typography component="span" sx={{ fontWeight: 700, letterSpacing: '-0.01em' }}>
+        Leadstage
+      </Typography>
+    </Box>
+  );
+}
+
+function Toolbar() {
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0, sm: 0.5 } }}>
+      <AccountSwitcher />
+      <LocalesMenuButton />
+      <ToggleThemeButton />
+    </Box>
+  );
+}
+
+function AppTopBar() {
+  return (
+    <AppBar
+      color="inherit"
+      toolbar={<Toolbar />}
+      userMenu={
+        <UserMenu>
+          <Logout redirectTo="/login" />
+        </UserMenu>
+      }
+      sx={{ borderBottom: 1, borderColor: 'divider', boxShadow: 'none', bgcolor: 'background.paper' }}
+    >
+      <Brand />
+      <TitlePortal variant="h6" sx={{ fontSize: { xs: '1rem', sm: '1.15rem' } }} />
+    </AppBar>
+  );
+}
+
+/** react-admin's responsive layout with Leadstage's app bar, menu and the delayed activity bar. */
+export function AppLayout({ children }: { children: ReactNode }) {
+  return (
+    <Layout appBar={AppTopBar} menu={AppMenu}>
+      <ActivityIndicator />
+      {children}
+    </Layout>
+  );
+}

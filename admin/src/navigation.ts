@@ -1,0 +1,62 @@
+/**
+ * The entry's own tiny view of the address bar. The public pages (sign-in, logout, e-mail confirmation, password
+ * reset) are shown without react-router, so the sign-in page loads neither it nor react-admin; the admin app's
+ * router reports its moves here (AdminApp subscribes), so either side can hand over to the other.
+ */
+type Listener = () => void;
+const listeners = new Set<Listener>();
+
+export function currentPath(): string {
+  return window.location.pathname;
+}
+
+export function subscribe(listener: Listener): () => void {
+  listeners.add(listener);
+  window.addEventListener('popstate', listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('popstate', listener);
+  };
+}
+
+/** Tells the entry that the address changed (after a pushState it did not see). */
+export function locationChanged(): void {
+  for (const l of listeners) l();
+}
+
+export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  if (options.replace) window.history.replaceState(null, '', to);
+  else window.history.pushState(null, '', to);
+  locationChanged();
+}
+
+/** Props for an anchor that navigates inside the app: a real href (new tab, copy link) and a client-side click. */
+export function linkProps(to: string) {
+  return {
+    href: to,
+    onClick: (e: { preventDefault(): void; metaKey?: boolean; ctrlKey?: boolean; shiftKey?: boolean; button?: number }) => {
+      if (e.metaKey || e.ctrlKey || e.shiftKey || (e.button ?? 0) !== 0) return;
+      e.preventDefault();
+      navigate(to);
+    },
+  };
+}
+
+/** The public pages: everything else is the admin app (which sends a visitor without a session to /login). */
+export type PublicRoute =
+  | { page: 'home' }
+  | { page: 'login' }
+  | { page: 'logout' }
+  | { page: 'verify'; token: string }
+  | { page: 'resetpassword' };
+
+export function publicRoute(path: string): PublicRoute | undefined {
+  const p = path.replace(/\/+$/, '') || '/';
+  if (p === '/') return { page: 'home' };
+  if (p === '/login') return { page: 'login' };
+  if (p === '/logout') return { page: 'logout' };
+  if (p === '/users/resetpassword') return { page: 'resetpassword' };
+  const verify = /^\/users\/verify\/([^/]+)$/.exec(p);
+  if (verify) return { page: 'verify', token: decodeURIComponent(verify[1]) };
+  return undefined;
+}

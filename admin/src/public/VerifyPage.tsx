@@ -1,0 +1,100 @@
+import { useEffect, useState } from 'react';
+import Typography from '@mui/material/Typography';
+import { PublicShell } from './PublicShell';
+import { DelayedProgress } from '../layout/DelayedProgress';
+import { api, ApiRequestError } from '../providers/http';
+import { linkProps } from '../navigation';
+import { usePublicI18n } from './i18n';
+import { LinkButton, Notice } from './ui';
+
+type Outcome = { state: 'success'; support?: { email?: string; privacyUrl?: string } } | { state: 'already_verified' } | { state: 'failed' };
+
+// A token is used up by its first call: remember the answer per token, so a second render (or React's
+// development double effect) does not turn a success into "already verified".
+const answers = new Map<string, Promise<Outcome>>();
+
+export function verifyToken(token: string): Promise<Outcome> {
+  let answer = answers.get(token);
+  if (!answer) {
+    answer = api<{ code: string; support?: { email?: string; privacyUrl?: string } }>(`/users/verify/${encodeURIComponent(token)}`).then(
+      (body): Outcome => ({ state: 'success', support: body.support }),
+      (e): Outcome => (e instanceof ApiRequestError && e.code === 'already_verified' ? { state: 'already_verified' } : { state: 'failed' }),
+    );
+    answers.set(token, answer);
+  }
+  return answer;
+}
+
+/** /users/verify/{token}: verifying, then success, already verified, or failed (spec 2 and 4). */
+function VerifyContent({ token }: { token: string }) {
+  const { t } = usePublicI18n();
+  const [outcome, setOutcome] = useState<Outcome | 'verifying'>('verifying');
+
+  useEffect(() => {
+    let alive = true;
+    verifyToken(token).then((o) => alive && setOutcome(o));
+    return () => {
+      alive = false;
+    };
+  }, [token]);
+
+  const toLogin = (
+    <LinkButton {...linkProps('/login')} variant="contained" fullWidth style={{ marginTop: 24 }}>
+      {t('ls.common.back_to_login')}
+    </LinkButton>
+  );
+
+  if (outcome === 'verifying')
+    return (
+      <div role="status" aria-live="polite">
+        <Typography variant="h5" component="h1" gutterBottom>
+          {t('ls.verify.title')}
+        </Typography>
+        <Typography color="text.secondary">{t('ls.verify.verifying')}</Typography>
+        <DelayedProgress />
+      </div>
+    );
+  if (outcome.state === 'success')
+    return (
+      <div data-testid="verify-success">
+        <Typography variant="h5" component="h1" gutterBottom>
+          {t('ls.verify.success_title')}
+        </Typography>
+        <Notice severity="success" style={{ marginBottom: 16 }}>
+          {t('ls.verify.success')}
+        </Notice>
+        {outcome.support?.email && (
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            {t('ls.verify.support')}{' '}
+            <a href={`mailto:${outcome.support.email}`}>{outcome.support.email}</a>
+          </Typography>
+        )}
+        {outcome.support?.privacyUrl && (
+          <Typography variant="body2">
+            <a href={outcome.support.privacyUrl} target="_blank" rel="noopener noreferrer">
+              {t('ls.verify.privacy')}
+            </a>
+          </Typography>
+        )}
+        {toLogin}
+      </div>
+    );
+  const already = outcome.state === 'already_verified';
+  return (
+    <div data-testid={already ? 'verify-already' : 'verify-failed'}>
+      <Typography variant="h5" component="h1" gutterBottom>
+        {t(already ? 'ls.verify.already_title' : 'ls.verify.failed_title')}
+      </Typography>
+      <Notice severity={already ? 'info' : 'error'}>{t(already ? 'ls.verify.already' : 'ls.verify.failed')}</Notice>
+      {toLogin}
+    </div>
+  );
+}
+
+export default function VerifyPage({ token }: { token: string }) {
+  return (
+    <PublicShell title="ls.verify.title">
+      <VerifyContent token={token} />
+    </PublicShell>
+  );
+}

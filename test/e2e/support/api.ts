@@ -1,0 +1,39 @@
+/** A minimal API client for test setup (like a browser: cookies, and the CSRF cookie sent back as a header). */
+export class ApiClient {
+  private cookies = new Map<string, string>();
+  constructor(private baseUrl: string) {}
+
+  private store(res: Response) {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const i = pair.indexOf('=');
+      const name = pair.slice(0, i).trim();
+      const value = pair.slice(i + 1);
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  async call<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    if (method !== 'GET' && !this.cookies.has('ls.csrf-token')) await this.call('GET', '/auth/me');
+    const headers: Record<string, string> = { Accept: 'application/json', Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+    const csrf = this.cookies.get('ls.csrf-token');
+    if (method !== 'GET' && csrf) headers['X-CSRF-Token'] = decodeURIComponent(csrf);
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const res = await fetch(`${this.baseUrl}/api/1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    this.store(res);
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+  }
+
+  async login(email: string, password: string): Promise<void> {
+    const res = await this.call('POST', '/auth/web', { u_email: email, u_password: password });
+    if (res.status !== 200) throw new Error(`login failed for ${email}: ${JSON.stringify(res.body)}`);
+  }
+
+  async create<T = { id: string }>(path: string, body: unknown): Promise<T> {
+    const res = await this.call<T>('POST', path, body);
+    if (res.status !== 201) throw new Error(`POST ${path} -> ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  }
+}

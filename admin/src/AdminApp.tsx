@@ -37,14 +37,12 @@ function screen(Component: ComponentType) {
   );
 }
 
-// Form toolbars: a quiet divider instead of react-admin's grey band.
-const adminOverrides = {
-  components: {
-    RaToolbar: { styleOverrides: { root: { backgroundColor: 'transparent', borderTop: '1px solid', borderColor: 'rgba(127,127,127,0.2)' } } },
-  },
-};
-const lightTheme = deepmerge(deepmerge(defaultLightTheme, lightThemeOptions), adminOverrides);
-const darkTheme = deepmerge(deepmerge(defaultDarkTheme, darkThemeOptions), adminOverrides);
+// Form toolbars: a quiet divider instead of react-admin's grey band (opaque: on phones the bar is fixed at the bottom).
+const toolbar = (paper: string) => ({
+  components: { RaToolbar: { styleOverrides: { root: { backgroundColor: paper, borderTop: '1px solid rgba(127,127,127,0.2)' } } } },
+});
+const lightTheme = deepmerge(deepmerge(defaultLightTheme, lightThemeOptions), toolbar('#ffffff'));
+const darkTheme = deepmerge(deepmerge(defaultDarkTheme, darkThemeOptions), toolbar('#171e2e'));
 
 let router: ReturnType<typeof createBrowserRouter> | undefined;
 

@@ -1,7 +1,7 @@
 import { Create, useNotify, useRedirect, useTranslate } from 'react-admin';
 import type { Account } from '../../../resources/accounts';
 import { AccountForm } from './AccountForm';
-import { savedToast } from './savedToast';
+import { savedToast } from '../layout/Toast';
 
 /** /accounts/new: after saving, the new account opens so its members can be added. */
 export default function AccountCreate() {

@@ -4,7 +4,7 @@ import { Edit, useNotify, useRecordContext, useRedirect } from 'react-admin';
 import type { Account } from '../../../resources/accounts';
 import { AccountForm } from './AccountForm';
 import { AccountMembers } from './AccountMembers';
-import { savedToast } from './savedToast';
+import { savedToast } from '../layout/Toast';
 import { CopyableId } from '../layout/CopyButton';
 import { canEntry } from '../permissions';
 import { useSession } from '../layout/useSession';

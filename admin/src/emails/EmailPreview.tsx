@@ -40,7 +40,7 @@ export default function EmailPreview() {
     <Box sx={{ mt: 2 }}>
       <Title title={translate('ls.emails.title')} />
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap', mb: 1 }}>
-        <Tabs value={known ? template : false} aria-label={translate('ls.emails.title')} variant="scrollable" allowScrollButtonsMobile>
+        <Tabs value={known ? template : false} aria-label={translate('ls.emails.title')}>
           {EMAIL_TEMPLATES.map((t) => (
             <Tab key={t} value={t} label={translate(`ls.emails.templates.${t}`)} component={Link} to={`/emails/${t}/${userid}`} />
           ))}

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { AppBar, Layout, LocalesMenuButton, TitlePortal, ToggleThemeButton, UserMenu, Logout } from 'react-admin';
+import { AppBar, Layout, TitlePortal, ToggleThemeButton, UserMenu, Logout } from 'react-admin';
+import { LocaleMenu } from './LocaleMenu';
 import { AppMenu } from './AppMenu';
 import { AccountSwitcher } from './AccountSwitcher';
 import { ActivityIndicator } from './ActivityIndicator';
@@ -20,9 +21,17 @@ function Brand() {
 
 function Toolbar() {
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: { xs: 0, sm: 0.5 } }}>
+    <Box
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: { xs: 0, sm: 0.5 },
+        '& .ls-long': { display: { xs: 'none', sm: 'inline' } },
+        '& .ls-short': { display: { xs: 'inline', sm: 'none' } },
+      }}
+    >
       <AccountSwitcher />
-      <LocalesMenuButton />
+      <LocaleMenu />
       <ToggleThemeButton />
     </Box>
   );

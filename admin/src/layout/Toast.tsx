@@ -13,3 +13,6 @@ export function Toast({ title, description, severity = 'info', args }: { title: 
     </Alert>
   );
 }
+
+/** Spec 4: a save shows a success message titled "saved" (with what was saved). */
+export const savedToast = (name: string) => <Toast severity="success" title="message_saved" description="message_saved_description" args={{ name }} />;

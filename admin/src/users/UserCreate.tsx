@@ -1,5 +1,8 @@
 import { Create, useNotify, useRedirect, useTranslate } from 'react-admin';
+import type { User } from '../../../resources/users';
 import { UserForm } from './UserForm';
+import { fullName } from '../providers/session';
+import { savedToast } from '../layout/Toast';
 import { userSaveErrorNotification } from './userErrors';
 import { useSession } from '../layout/useSession';
 
@@ -13,8 +16,8 @@ export default function UserCreate() {
     <Create
       title={translate('ls.users.create_title')}
       mutationOptions={{
-        onSuccess: () => {
-          notify('ra.notification.created', { type: 'success', messageArgs: { smart_count: 1 } });
+        onSuccess: (data: User & { id: string }) => {
+          notify(savedToast(fullName(data)), { type: 'success' });
           redirect('/users');
         },
         onError: (error: unknown) => {

@@ -8,6 +8,7 @@ import { Edit, useNotify, useRecordContext, useRedirect, useTranslate } from 're
 import { Link } from 'react-router';
 import type { User } from '../../../resources/users';
 import { UserForm } from './UserForm';
+import { savedToast } from '../layout/Toast';
 import { userSaveErrorNotification } from './userErrors';
 import { useSession } from '../layout/useSession';
 import { CopyableId } from '../layout/CopyButton';
@@ -68,8 +69,8 @@ export default function UserEdit() {
       component="div"
       mutationMode="pessimistic"
       mutationOptions={{
-        onSuccess: () => {
-          notify('ra.notification.updated', { type: 'success', messageArgs: { smart_count: 1 } });
+        onSuccess: (data: User & { id: string }) => {
+          notify(savedToast(fullName(data)), { type: 'success' });
           redirect('/users');
         },
         onError: (error: unknown) => {

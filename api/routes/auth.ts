@@ -104,7 +104,8 @@ export function authRouter(): Router {
   });
 
   router.get('/guest-token', async (req, res) => {
-    res.json({ code: 'ok', token: await createToken(ctx(req).db, 'guest', null) });
+    // settings: the reset page checks the password length before sending (spec 5).
+    res.json({ code: 'ok', token: await createToken(ctx(req).db, 'guest', null), settings: { passwordMinLength: ctx(req).config.passwordMinLength } });
   });
 
   router.put('/reset-password', async (req, res) => {
@@ -165,7 +166,8 @@ export async function verifyEmail(req: Request, res: Response): Promise<void> {
     const user = await app.db('users').where('u_id', token.t_userid).first('u_is_verified');
     if (user?.u_is_verified) throw new ApiError(409, 'already_verified', 'This e-mail address is already verified');
     await app.db('users').where('u_id', token.t_userid).update({ u_is_verified: true, u_updated_at: app.db.fn.now() });
-    res.json({ code: 'ok' });
+    // The success page shows a support contact and the privacy policy (spec 2).
+    res.json({ code: 'ok', support: { email: app.config.supportEmail, privacyUrl: app.config.privacyUrl } });
     return;
   }
   const seen = await findToken(app.db, 'verify', raw);

@@ -59,7 +59,7 @@ export function AccountUserForm({ accountId, isNew }: { accountId: string; isNew
   const canSetRole = canInAccount(session, accountId, 'account_members', 'set_role');
   const roleChoices = ROLES.map((r) => ({ id: r, name: translate(`ls.roles.${r}`) }));
   return (
-    <SimpleForm toolbar={<MemberToolbar accountId={accountId} isNew={isNew} />} defaultValues={isNew ? { au_role: 'member' } : undefined} sx={{ maxWidth: 640 }}>
+    <SimpleForm noValidate toolbar={<MemberToolbar accountId={accountId} isNew={isNew} />} defaultValues={isNew ? { au_role: 'member' } : undefined} sx={{ maxWidth: 640 }}>
       {isNew ? (
         <UserPicker accountId={accountId} />
       ) : (

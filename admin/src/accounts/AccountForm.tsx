@@ -49,6 +49,8 @@ export function AccountForm({ isNew = false }: { isNew?: boolean }) {
   const translate = useTranslate();
   return (
     <SimpleForm
+      // The shared zod rules (spec 5 messages) validate; the browser's own checks would pre-empt them.
+      noValidate
       validate={isNew ? validateCreate : validateUpdate}
       toolbar={<AccountToolbar isNew={isNew} />}
       defaultValues={isNew ? { a_is_enabled: true } : undefined}

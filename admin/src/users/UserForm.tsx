@@ -62,6 +62,8 @@ export function UserForm({ isNew = false, session }: { isNew?: boolean; session:
   const grid = { display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, columnGap: 2, width: '100%' } as const;
   return (
     <SimpleForm
+      // The shared zod rules (spec 5 messages) validate; the browser's own checks would pre-empt them.
+      noValidate
       validate={validate}
       toolbar={<UserToolbar isNew={isNew} session={session} />}
       defaultValues={isNew ? { u_first_name: '', u_last_name: '', u_role: 'member', u_is_verified: false, u_is_enabled: true } : undefined}

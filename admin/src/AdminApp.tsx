@@ -1,5 +1,5 @@
 import { createContext, lazy, Suspense, useContext, useEffect, useState, useSyncExternalStore, type ComponentType } from 'react';
-import { Admin, CustomRoutes, Resource, defaultDarkTheme, defaultLightTheme, type I18nProvider } from 'react-admin';
+import { Admin, CustomRoutes, Resource, defaultDarkTheme, defaultLightTheme, localStorageStore, type I18nProvider, type Store } from 'react-admin';
 import { createBrowserRouter, Route, RouterProvider, useRouteError } from 'react-router';
 import { deepmerge } from '@mui/utils';
 import BusinessIcon from '@mui/icons-material/Business';
@@ -43,6 +43,17 @@ const toolbar = (paper: string) => ({
 });
 const lightTheme = deepmerge(deepmerge(defaultLightTheme, lightThemeOptions), toolbar('#ffffff'));
 const darkTheme = deepmerge(deepmerge(defaultDarkTheme, darkThemeOptions), toolbar('#171e2e'));
+
+// react-admin empties its store on logout; the language and the theme are the person's, so they stay.
+const baseStore = localStorageStore();
+const store: Store = {
+  ...baseStore,
+  reset() {
+    const keep = ['locale', 'theme'].map((key) => [key, baseStore.getItem(key)] as const);
+    baseStore.reset();
+    for (const [key, value] of keep) if (value !== undefined) baseStore.setItem(key, value);
+  },
+};
 
 let router: ReturnType<typeof createBrowserRouter> | undefined;
 
@@ -100,6 +111,7 @@ function EntryAdmin() {
       title="Leadstage"
       dataProvider={dataProvider}
       authProvider={authProvider}
+      store={store}
       i18nProvider={i18nProvider}
       theme={lightTheme}
       darkTheme={darkTheme}

@@ -5,7 +5,7 @@ import { LinkButton, Notice, PlainButton } from './ui';
 import Typography from '@mui/material/Typography';
 import { resetPasswordSchema } from '../../../resources/auth';
 import { DEFAULT_PASSWORD_MIN_LENGTH } from '../../../resources/users';
-import { firstVisibleError, issuesByField } from '../forms/zod';
+import { issuesByField } from '../forms/zod';
 import { PublicShell } from './PublicShell';
 import { api, ApiRequestError, GUEST_TOKEN_HEADER } from '../providers/http';
 import { linkProps } from '../navigation';
@@ -42,12 +42,9 @@ function ResetContent() {
   const schema = useMemo(() => resetPasswordSchema(min), [min]);
   const errors = useMemo(() => issuesByField(schema, { token, ...values }), [schema, token, values]);
   const hasErrors = FIELDS.some((f) => errors[f]?.length);
-  const shown = firstVisibleError(
-    { ...Object.fromEntries(Object.entries(serverFields).map(([k, v]) => [k, [v]])), ...errors },
-    FIELDS,
-    touched,
-  );
-  const fieldError = (f: Field) => (shown?.field === f ? t(shown.message, { min }) : undefined);
+  // Spec 5: a mismatch shows on both fields, so each touched field shows its own first error.
+  const merged: Record<string, string[]> = { ...Object.fromEntries(Object.entries(serverFields).map(([k, v]) => [k, [v]])), ...errors };
+  const fieldError = (f: Field) => (touched[f] && merged[f]?.length ? t(merged[f][0], { min }) : undefined);
 
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -5,7 +5,7 @@ import { DelayedProgress } from '../layout/DelayedProgress';
 import { api, ApiRequestError } from '../providers/http';
 import { linkProps } from '../navigation';
 import { usePublicI18n } from './i18n';
-import { LinkButton, Notice } from './ui';
+import { LinkButton, Notice, TextLink } from './ui';
 
 type Outcome = { state: 'success'; support?: { email?: string; privacyUrl?: string } } | { state: 'already_verified' } | { state: 'failed' };
 
@@ -66,14 +66,14 @@ function VerifyContent({ token }: { token: string }) {
         {outcome.support?.email && (
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
             {t('ls.verify.support')}{' '}
-            <a href={`mailto:${outcome.support.email}`}>{outcome.support.email}</a>
+            <TextLink href={`mailto:${outcome.support.email}`}>{outcome.support.email}</TextLink>
           </Typography>
         )}
         {outcome.support?.privacyUrl && (
           <Typography variant="body2">
-            <a href={outcome.support.privacyUrl} target="_blank" rel="noopener noreferrer">
+            <TextLink href={outcome.support.privacyUrl} target="_blank" rel="noopener noreferrer">
               {t('ls.verify.privacy')}
-            </a>
+            </TextLink>
           </Typography>
         )}
         {toLogin}

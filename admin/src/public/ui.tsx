@@ -128,3 +128,12 @@ export function Notice({
     </NoticeBox>
   );
 }
+
+/** A text link in the theme's primary colour. */
+export const TextLink = styled('a')(({ theme }) => ({
+  color: theme.palette.primary.main,
+  fontWeight: 500,
+  textDecoration: 'underline',
+  textUnderlineOffset: 2,
+  '&:hover': { textDecorationThickness: 2 },
+}));

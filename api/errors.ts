@@ -48,6 +48,7 @@ export function errorHandler(log: (msg: string, extra?: unknown) => void): Error
   return (err, req, res, _next) => {
     let e: ApiError;
     if (err instanceof ApiError) e = err;
+    else if (err instanceof URIError && (err as { status?: number }).status === 400) e = new ApiError(400, 'invalid_url', 'The address is not valid'); // bad %-escape in a route parameter
     else if (err?.type === 'entity.parse.failed') e = new ApiError(400, 'invalid_json', 'The request body is not valid JSON');
     else if (err?.type === 'entity.too.large') e = new ApiError(413, 'payload_too_large', 'The request body is too large');
     else if (err?.code === 'LIMIT_FILE_SIZE') e = new ApiError(413, 'file_too_large', 'The file is too large');

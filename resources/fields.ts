@@ -3,8 +3,9 @@ import { ROLES } from './permissions.js';
 
 /** Field rules shared by several resources. Error messages are message keys (resources/messages.ts). */
 
-// A pragmatic address check: one @, no spaces, a dot in the domain part, TLD of 2+ letters.
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@.]{2,}$/;
+// A pragmatic address check: one @, no spaces or control characters, a dot in the domain part, TLD of 2+ letters.
+// eslint-disable-next-line no-control-regex
+const EMAIL_RE = /^[^\s@\x00-\x1f\x7f]+@[^\s@\x00-\x1f\x7f]+\.[^\s@.\x00-\x1f\x7f]{2,}$/;
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 export function isEmail(value: string): boolean {

@@ -64,14 +64,14 @@ export function parseListQuery(req: Request, decl: ResourceDeclaration, idColumn
   for (const [key, raw] of Object.entries(filter as Record<string, unknown>)) {
     if (raw === undefined || raw === null || raw === '') continue;
     if (key === 'q') {
-      if (typeof raw !== 'string') throw new ApiError(400, 'invalid_filter', 'filter.q must be text');
+      if (typeof raw !== 'string' || raw.includes('\u0000')) throw new ApiError(400, 'invalid_filter', 'filter.q must be text');
       query.q = raw.trim().slice(0, 200);
     } else if (key === 'id' || key === idColumn) {
       const list = (Array.isArray(raw) ? raw : [raw]).map(String);
       query.ids = list.filter(isUuid); // a malformed id simply matches nothing
     } else if (decl.filterable.includes(key)) {
       const list = Array.isArray(raw) ? raw : [raw];
-      if (!list.every((v) => ['string', 'number', 'boolean'].includes(typeof v)))
+      if (!list.every((v) => ['string', 'number', 'boolean'].includes(typeof v) && !String(v).includes('\u0000')))
         throw new ApiError(400, 'invalid_filter', `filter.${key} must be a value or a list of values`);
       // Values go to the database as text, which casts them to the column's type (a bad value: invalid_filter).
       query.equals[key] = list.map((v) => (v === 'true' || v === true ? true : v === 'false' || v === false ? false : String(v)));

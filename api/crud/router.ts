@@ -2,7 +2,7 @@ import { Router, type Request, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import { ctx } from '../context.js';
-import { notFound, validate } from '../errors.js';
+import { ApiError, notFound, validate } from '../errors.js';
 import { requirePermission, requireUser } from '../middleware/auth.js';
 import { isUuid } from '../../resources/fields.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
@@ -44,6 +44,10 @@ export function crudRouter(decl: ResourceDeclaration, adapter: CrudAdapter, befo
     return out;
   };
   const schemas = (req: Request) => adapter.schemas?.(req) ?? { create: decl.create, update: decl.update };
+  const parse = (schema: z.ZodTypeAny, body: unknown): Row => {
+    rejectNulBytes(body);
+    return validate(schema, body) as Row;
+  };
   const perm = (op: Operation) => requirePermission(decl.group, decl.operations[op]!);
 
   const findOne = async (req: Request, id: string): Promise<Row> => {
@@ -67,7 +71,7 @@ export function crudRouter(decl: ResourceDeclaration, adapter: CrudAdapter, befo
   });
 
   router.post('/', perm('create'), async (req, res) => {
-    const data = validate(schemas(req).create, req.body) as Row;
+    const data = parse(schemas(req).create, req.body);
     const created = await ctx(req).db.transaction((trx) => adapter.create(trx, data, req));
     const { id, afterCommit } = typeof created === 'string' ? { id: created, afterCommit: undefined } : created;
     if (afterCommit) await afterCommit();
@@ -77,7 +81,7 @@ export function crudRouter(decl: ResourceDeclaration, adapter: CrudAdapter, befo
   router.put('/:id', perm('update'), async (req, res) => {
     const id = String(req.params.id);
     const existing = await findOne(req, id);
-    const data = validate(schemas(req).update, req.body) as Row;
+    const data = parse(schemas(req).update, req.body);
     await ctx(req).db.transaction((trx) => adapter.update(trx, id, data, req, existing));
     res.json(serialize(await findOne(req, id)));
   });
@@ -90,4 +94,18 @@ export function crudRouter(decl: ResourceDeclaration, adapter: CrudAdapter, befo
   });
 
   return router;
+}
+
+/**
+ * PostgreSQL text cannot hold a NUL character (the insert would fail with a 500): a body field containing one is
+ * answered 400 validation_failed with that field, before any schema or query sees it.
+ */
+export function rejectNulBytes(body: unknown): void {
+  if (body === null || typeof body !== 'object') return;
+  const fields: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body as Row)) {
+    if (typeof value === 'string' ? value.includes('\u0000') : value !== null && typeof value === 'object' && JSON.stringify(value).includes('\\u0000'))
+      fields[key] = 'error_invalid_value';
+  }
+  if (Object.keys(fields).length) throw new ApiError(400, 'validation_failed', 'A field contains a character that is not allowed', fields);
 }

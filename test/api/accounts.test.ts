@@ -64,6 +64,9 @@ describeEachDb('entry API: /accounts', (kind) => {
     const paged = await member.get(listUrl({ filter: { q: p }, range: [0, 24] }));
     expect(paged.body.map((r: { id: string }) => r.id)).toEqual([mine.a_id]);
     expect(paged.headers['content-range']).toBe('accounts 0-0/1');
+    // getMany cannot reach past the membership either
+    const many = await member.get(listUrl({ filter: { id: [mine.a_id, other.a_id] } }));
+    expect(many.body.map((r: { id: string }) => r.id)).toEqual([mine.a_id]);
   });
 
   it('pages with range/sort/filter: one page and Content-Range "accounts s-e/total"', async () => {

@@ -75,6 +75,8 @@ describeEachDb('entry API: bad input never answers 500', (kind) => {
       'range=[0,1e999]',
       'range=[0,9]&range=[0,9]',
       'filter=%7B',
+      `filter=${enc({ u_role: true, au_role: false, a_is_enabled: 1 })}`,
+      `filter=${enc({ u_is_enabled: [true, 'x'], q: '%_\\' })}`,
       `range=${enc([0, 9])}&sort=${enc(['id'])}&filter=${enc({ id: 5 })}`,
     ];
     for (const list of lists) {

@@ -54,7 +54,7 @@ export function errorHandler(log: (msg: string, extra?: unknown) => void): Error
     else if (err?.code === 'LIMIT_FILE_SIZE') e = new ApiError(413, 'file_too_large', 'The file is too large');
     else if (err?.code === '23505') e = new ApiError(409, 'conflict', 'A record with the same value already exists');
     else if (err?.code === '23503') e = new ApiError(409, 'reference_conflict', 'The record refers to, or is referred to by, another record');
-    else if (err?.code === '22P02' || err?.code === '22001') e = new ApiError(400, 'validation_failed', 'Invalid input');
+    else if (err?.code === '22P02' || err?.code === '22001' || err?.code === '22021') e = new ApiError(400, 'validation_failed', 'Invalid input');
     else {
       const requestId = crypto.randomUUID();
       log(`[${requestId}] ${req.method} ${req.originalUrl}: ${err?.stack ?? err}`);

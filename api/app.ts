@@ -20,6 +20,9 @@ import { accountUsersRouter } from './routes/accountUsers.js';
 import { authRouter, verifyEmail } from './routes/auth.js';
 import { emailsRouter } from './routes/emails.js';
 import { usersRouter } from './routes/users.js';
+import { storageRouter } from './routes/storage.js';
+import { storagePublic } from './routes/storagePublic.js';
+import { accountLogoRouter } from './routes/accountLogo.js';
 import { importRouter } from './routes/usersImport.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,7 +64,8 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
           // MUI (emotion) injects style tags at run time.
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'blob:', ...(config.storage.s3.endpoint ? [config.storage.s3.endpoint] : [])],
-          connectSrc: ["'self'", ...(config.storage.s3.endpoint ? [config.storage.s3.endpoint] : [])],
+          // Browsers PUT to presigned URLs at the public S3 address.
+          connectSrc: ["'self'", ...[config.storage.s3.publicEndpoint ?? config.storage.s3.endpoint].filter((e): e is string => !!e)],
           frameSrc: ["'self'"],
           upgradeInsecureRequests: config.secureCookies ? [] : null,
         },
@@ -73,6 +77,8 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
 
   // Built admin assets: content-hashed, so cached for a year, and served before any session work.
   app.use('/assets', express.static(path.join(ADMIN_DIST, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }));
+  // Stored media (GET/HEAD) and the local driver's signed uploads (PUT): no session, no CSRF (see the router).
+  app.use('/storage', storagePublic());
 
   app.use(sessionMiddleware(db, config, { cleanup: options.timers ?? true }));
   app.use(cookieParser());
@@ -91,6 +97,8 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   api.use('/users/import', importRouter());
   api.use('/users', usersRouter());
   api.use('/accounts/:accountId/users', accountUsersRouter());
+  api.use('/storage', storageRouter());
+  api.use('/accounts/:accountId', accountLogoRouter());
   api.use('/accounts', accountsRouter());
   api.use('/emails', emailsRouter());
   api.use(notFoundHandler);

@@ -23,7 +23,7 @@ export interface Config {
     driver: 'local' | 's3';
     maxFileBytes: number;
     signedUrlTtlSeconds: number;
-    s3: { endpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
+    s3: { endpoint?: string; publicEndpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   };
   logLevel: 'silent' | 'info';
 }
@@ -78,6 +78,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       signedUrlTtlSeconds: int(env.STORAGE_SIGNED_URL_TTL, 15 * 60),
       s3: {
         endpoint: env.S3_ENDPOINT || undefined,
+        // The address browsers reach the store at, for presigned URLs (default: S3_ENDPOINT).
+        publicEndpoint: env.S3_PUBLIC_ENDPOINT || undefined,
         bucket: env.S3_BUCKET || 'leadstage',
         region: env.S3_REGION || 'us-east-1',
         accessKeyId: env.S3_ACCESS_KEY_ID || undefined,

@@ -107,6 +107,7 @@ function EntryAdmin() {
   const i18nProvider = useContext(I18nProviderContext)!;
   return (
     <Admin
+      // The app lives at the root: '' is react-admin's root basename ('/' would make it navigate to '//access-denied').
       basename=""
       title="Leadstage"
       dataProvider={dataProvider}

@@ -52,6 +52,8 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
     services: {},
   };
 
+  const s3Origin = s3CspSources(config);
+
   const app = express();
   app.locals.ctx = context;
   app.disable('x-powered-by');
@@ -63,9 +65,10 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
           defaultSrc: ["'self'"],
           // MUI (emotion) injects style tags at run time.
           styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'blob:', ...(config.storage.s3.endpoint ? [config.storage.s3.endpoint] : [])],
-          // Browsers PUT to presigned URLs at the public S3 address.
-          connectSrc: ["'self'", ...[config.storage.s3.publicEndpoint ?? config.storage.s3.endpoint].filter((e): e is string => !!e)],
+          // Browsers PUT to presigned URLs, and follow redirects to presigned GETs, at the public S3 address.
+          imgSrc: ["'self'", 'data:', 'blob:', ...s3Origin],
+          mediaSrc: ["'self'", 'blob:', ...s3Origin],
+          connectSrc: ["'self'", ...s3Origin],
           frameSrc: ["'self'"],
           upgradeInsecureRequests: config.secureCookies ? [] : null,
         },
@@ -117,3 +120,13 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
 
 const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>Leadstage</title>
 <body style="font-family:sans-serif;padding:2rem"><h1>Leadstage</h1><p>The API runs at <code>/api/1</code>. The admin is not built yet: run <code>npm run build</code>.</p></body>`;
+
+/** Where the browser meets S3 (presigned PUTs, redirected GETs): the public endpoint, its bucket subdomains, or AWS. */
+function s3CspSources(config: Config): string[] {
+  if (config.storage.driver !== 's3') return [];
+  const s3 = config.storage.s3;
+  const endpoint = s3.publicEndpoint ?? s3.endpoint;
+  if (!endpoint) return ['https://*.amazonaws.com'];
+  const url = new URL(endpoint);
+  return s3.forcePathStyle ? [url.origin] : [url.origin, `${url.protocol}//*.${url.host}`];
+}

@@ -45,6 +45,7 @@ const routes = {
   '/accounts': route([...lazy('src/AdminApp.tsx'), ...lazy('src/accounts/AccountList.tsx')]),
   '/users': route([...lazy('src/AdminApp.tsx'), ...lazy('src/users/UserList.tsx')]),
   '/users/:id': route([...lazy('src/AdminApp.tsx'), ...lazy('src/users/UserEdit.tsx')]),
+  '/media': route([...lazy('src/AdminApp.tsx'), ...lazy('src/media/MediaPage.tsx')]),
 };
 const all = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js'));
 const largest = all.map((f) => ({ file: f, ...size(`assets/${f}`) })).sort((a, b) => b.min - a.min)[0];

@@ -26,8 +26,7 @@ const UserList = lazy(() => import('./users/UserList').then((m) => ({ default: m
 const UserCreate = lazy(() => import('./users/UserCreate'));
 const UserEdit = lazy(() => import('./users/UserEdit'));
 const EmailPreview = lazy(() => import('./emails/EmailPreview'));
-// The media library (issue 4) replaces this placeholder.
-const MediaPage = lazy(() => import('./layout/MediaComingSoon'));
+const MediaPage = lazy(() => import('./media/MediaPage'));
 
 function screen(Component: ComponentType) {
   return (

@@ -4,6 +4,7 @@ import { Edit, useNotify, useRecordContext, useRedirect } from 'react-admin';
 import type { Account } from '../../../resources/accounts';
 import { AccountForm } from './AccountForm';
 import { AccountMembers } from './AccountMembers';
+import { AccountLogo } from './AccountLogo';
 import { savedToast } from '../layout/Toast';
 import { CopyableId } from '../layout/CopyButton';
 import { canEntry } from '../permissions';
@@ -24,6 +25,7 @@ function AccountEditBody() {
         <Box sx={{ px: 2, pt: 1.5 }}>
           <CopyableId value={String(record.id)} />
         </Box>
+        <AccountLogo key={String(record.id)} account={record} canEdit={canEntry(session, 'accounts', 'edit')} />
         <AccountForm />
       </Card>
       {canEntry(session, 'accountUsers', 'list') && <AccountMembers accountId={String(record.id)} />}

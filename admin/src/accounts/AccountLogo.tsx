@@ -13,7 +13,7 @@ import type { Account } from '../../../resources/accounts';
 import { api, ApiRequestError } from '../providers/http';
 import { errorText } from '../i18n';
 import { putWithProgress, uploadErrorKey } from '../media/upload';
-import { formatBytes } from '../media/fileKinds';
+import { formatBytes } from '../media/format';
 import { ConfirmDeleteDialog } from '../media/dialogs';
 
 type LogoState = { step: 'idle' } | { step: 'uploading'; percent: number } | { step: 'saving' } | { step: 'failed'; message: string };

@@ -10,7 +10,8 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { CopyButton } from '../layout/CopyButton';
 import type { MediaFile } from './mediaApi';
-import { FileKindIcon, fileKind, formatBytes, hasThumbnail } from './fileKinds';
+import { FileKindIcon, fileKind, hasThumbnail } from './fileKinds';
+import { formatBytes } from './format';
 
 /** The current folder's files: a thumbnail for png/jpeg/jpg, an icon by type otherwise; open, download, copy, delete. */
 export function FileList({ files, canDelete, onDelete }: { files: MediaFile[]; canDelete: boolean; onDelete: (file: MediaFile) => void }) {

@@ -15,7 +15,8 @@ import { useLocaleState, useTranslate } from 'react-admin';
 import { ACCEPT } from '../../../resources/files';
 import { mediaApi } from './mediaApi';
 import { newId, putWithProgress, RETRYABLE, runUploads, type UploadDeps, type UploadItem } from './upload';
-import { FileKindIcon, fileKind, formatBytes } from './fileKinds';
+import { FileKindIcon, fileKind } from './fileKinds';
+import { formatBytes } from './format';
 
 const realDeps: UploadDeps = {
   sign: mediaApi.sign,

@@ -1,4 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { NextFunction, Request, Response } from 'express';
 import { ctx } from '../context.js';
@@ -150,14 +150,8 @@ async function receive(req: Request, res: Response): Promise<void> {
     if (ref.kind === 'file' && (await context.db('files').where('fs_id', ref.id).first('fs_id'))) {
       throw new ApiError(409, 'file_already_exists', 'This file is already registered; its bytes cannot be replaced');
     }
-    const body = new PassThrough({ highWaterMark: 1 << 20 });
     req.on('data', (chunk: Buffer) => (consumed += chunk.length));
-    req.on('error', (e) => body.destroy(e));
-    req.on('close', () => {
-      if (!req.complete) body.destroy(new Error('upload aborted'));
-    });
-    req.pipe(body);
-    const { size } = await storage.receive(key, body, {
+    const { size } = await storage.receive(key, req, {
       maxBytes,
       accept: async (head, complete) => allowedFor(ref.kind, await detectType(head, complete)),
     });
@@ -167,7 +161,6 @@ async function receive(req: Request, res: Response): Promise<void> {
     // that: a fully read request is destroyed too.)
     if (req.socket.destroyed || res.destroyed) return;
     if (!req.complete) {
-      req.unpipe();
       const declared = Number(req.headers['content-length'] ?? NaN);
       if (Number.isFinite(declared) && declared - consumed <= DRAIN_LIMIT) req.resume();
       else res.setHeader('Connection', 'close');

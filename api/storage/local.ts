@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { once } from 'node:events';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from '../errors.js';
@@ -88,21 +89,37 @@ export class LocalDriver implements StorageDriver {
   /**
    * Streams an upload to a temporary file, checking the size as it goes and the type from the first bytes, then
    * syncs and renames it to the key. Throws ApiError 413 / 415 / 400 (and removes the temporary file) on refusal,
-   * or the stream's own error when the client goes away.
+   * or the source's error when it fails or closes before its end (the client went away). The source is never
+   * destroyed here: the caller decides what happens to the connection.
    */
   async receive(key: string, source: Readable, opts: ReceiveOptions): Promise<{ size: number }> {
     const target = this.file(key);
     const tmp = path.join(this.tmpDir, `${crypto.randomUUID()}.part`);
     let size = 0;
+    const check = gate(opts, (n) => (size = n));
+    const fail = (e: Error) => check.destroy(e);
+    const closed = () => {
+      if (!source.readableEnded) fail(new Error('upload aborted'));
+    };
+    // flush: fsync before close, so the rename below never publishes bytes that are not on disk.
+    const out = fs.createWriteStream(tmp, { flags: 'wx', mode: 0o640, flush: true, highWaterMark: 1 << 20 });
+    source.on('error', fail);
+    source.on('close', closed);
+    source.pipe(check);
     try {
-      // flush: fsync before close, so the rename below never publishes bytes that are not on disk.
-      await pipeline(source, gate(opts, (n) => (size = n)), fs.createWriteStream(tmp, { flags: 'wx', mode: 0o640, flush: true, highWaterMark: 1 << 20 }));
+      await pipeline(check, out);
       await fsp.mkdir(path.dirname(target), { recursive: true });
       await fsp.rename(tmp, target);
       return { size };
     } catch (e) {
+      source.unpipe(check);
+      // The file may still be opening when the upload fails: remove it only once the stream has let go of it.
+      if (!out.closed) await once(out, 'close').catch(() => undefined);
       await fsp.rm(tmp, { force: true });
       throw e;
+    } finally {
+      source.off('error', fail);
+      source.off('close', closed);
     }
   }
 

@@ -43,7 +43,6 @@ export function accountLogoRouter(): Router {
     const url = await storageOf(context).signUpload(logoKey(a.a_id), {
       maxBytes,
       ttlSeconds: context.config.storage.signedUrlTtlSeconds,
-      origin: `${req.protocol}://${req.get('host')}`,
     });
     res.json({ id: a.a_id, url, path: LOGOS_PATH, max_bytes: maxBytes });
   });

@@ -45,11 +45,6 @@ async function folderParam(req: Request): Promise<string | null> {
   return (await requireFolder(ctx(req).db, id.toLowerCase())).fo_id;
 }
 
-/** scheme://host the client used, for upload URLs of the local driver (trust proxy decides about X-Forwarded-*). */
-function origin(req: Request): string {
-  return `${req.protocol}://${req.get('host')}`;
-}
-
 /**
  * /api/1/storage (spec point 7), gated by entry_files: read for lists, create for new folders and uploads, update
  * for rename/move, delete for deletes.
@@ -93,7 +88,7 @@ export function storageRouter(): Router {
 
   r.post('/sign', can('create'), async (req, res) => {
     const input = check(signRequest, req.body);
-    res.json(await signUploads(ctx(req), input, req.user!.u_id, origin(req)));
+    res.json(await signUploads(ctx(req), input, req.user!.u_id));
   });
 
   r.post('/files', can('create'), async (req, res) => {

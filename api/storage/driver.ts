@@ -21,8 +21,11 @@ export interface ByteRange {
  */
 export interface StorageDriver {
   readonly name: 'local' | 's3';
-  /** A URL the client PUTs the raw bytes to. `origin` (scheme://host of the API as the client sees it) is for local URLs. */
-  signUpload(key: string, opts: { maxBytes: number; ttlSeconds: number; origin: string }): Promise<string>;
+  /**
+   * A URL the client PUTs the raw bytes to: for the local driver a root-relative URL on this API's own origin
+   * (right behind any proxy, whatever the browser used to reach us), for S3 an absolute presigned URL.
+   */
+  signUpload(key: string, opts: { maxBytes: number; ttlSeconds: number }): Promise<string>;
   /** null when there is no such object. */
   stat(key: string): Promise<ObjectInfo | null>;
   /** Up to `bytes` leading bytes (fewer when the object is smaller). */

@@ -136,7 +136,6 @@ export async function signUploads(
   context: AppContext,
   input: { ids: string[]; destination: string | null },
   userId: string,
-  origin: string,
 ): Promise<(SignedUpload & { expires_at: string; max_bytes: number })[]> {
   const { db, config } = context;
   const storage = storageOf(context);
@@ -159,7 +158,7 @@ export async function signUploads(
   return Promise.all(
     input.ids.map(async (id) => {
       const p = pathOf.get(id)!;
-      const url = await storage.signUpload(objectKey(p, id), { maxBytes: config.storage.maxFileBytes, ttlSeconds: ttl, origin });
+      const url = await storage.signUpload(objectKey(p, id), { maxBytes: config.storage.maxFileBytes, ttlSeconds: ttl });
       return { id, url, path: p, expires_at: expiresAt.toISOString(), max_bytes: config.storage.maxFileBytes };
     }),
   );

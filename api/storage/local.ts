@@ -46,10 +46,10 @@ export class LocalDriver implements StorageDriver {
     return full;
   }
 
-  async signUpload(key: string, opts: { maxBytes: number; ttlSeconds: number; origin: string }): Promise<string> {
+  async signUpload(key: string, opts: { maxBytes: number; ttlSeconds: number }): Promise<string> {
     this.file(key);
     const expires = Math.floor(Date.now() / 1000) + opts.ttlSeconds;
-    return `${opts.origin}/storage/${key}?${signUpload(this.secret, { key, expires, maxBytes: opts.maxBytes })}`;
+    return `/storage/${key}?${signUpload(this.secret, { key, expires, maxBytes: opts.maxBytes })}`;
   }
 
   async stat(key: string): Promise<ObjectInfo | null> {

@@ -43,7 +43,7 @@ export class S3Driver implements StorageDriver {
     this.presigner = s3.publicEndpoint && s3.publicEndpoint !== s3.endpoint ? new S3Client(clientConfig(s3, s3.publicEndpoint)) : this.client;
   }
 
-  async signUpload(key: string, opts: { maxBytes: number; ttlSeconds: number; origin: string }): Promise<string> {
+  async signUpload(key: string, opts: { maxBytes: number; ttlSeconds: number }): Promise<string> {
     return getSignedUrl(this.presigner, new PutObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: opts.ttlSeconds });
   }
 

@@ -53,7 +53,9 @@ for (const driver of DRIVERS) {
       const sign = async (ids: string[], destination: string | null = null) => {
         const res = await root.post('/api/1/storage/sign', { ids, destination });
         expect(res.status).toBe(200);
-        return res.body as { id: string; url: string; path: string }[];
+        // local: root-relative URLs on the API's origin; s3: absolute presigned URLs
+        for (const s of res.body) expect(s.url.startsWith(driver === 'local' ? '/storage/files/' : s3!.endpoint)).toBe(true);
+        return (res.body as { id: string; url: string; path: string }[]).map((s) => ({ ...s, url: new URL(s.url, t.baseUrl).href }));
       };
       /** The spec's upload: sign, PUT the bytes, register. */
       const upload = async (filename: string, bytes: Buffer, folderId: string | null, fs_type = '') => {
@@ -367,9 +369,9 @@ for (const driver of DRIVERS) {
 
         it('refuses an expired upload URL with 403 and writes nothing', async () => {
           const [s] = await sign([uuid()]);
-          const short = await storageOf(t.context).signUpload(objectKey(s.path, s.id), { maxBytes: MAX, ttlSeconds: 1, origin: t.baseUrl });
+          const short = await storageOf(t.context).signUpload(objectKey(s.path, s.id), { maxBytes: MAX, ttlSeconds: 1 });
           await new Promise((r) => setTimeout(r, 2100));
-          const put = await putBytes(short, PNG);
+          const put = await putBytes(new URL(short, t.baseUrl).href, PNG);
           expect(put.status).toBe(403);
           if (driver === 'local') expect(JSON.parse(put.text).code).toBe('signature_expired');
           expect(await storedKeys(t)).not.toContain(objectKey(s.path, s.id));

@@ -63,6 +63,7 @@ export function accountLogoRouter(): Router {
         throw e;
       };
       if (info.size > logoMaxBytes(context.config.storage.maxFileBytes)) await refuse(new ApiError(413, 'file_too_large', 'The logo is too large'));
+      if (info.size === 0) await refuse(new ApiError(400, 'file_empty', 'The logo file is empty'));
       const detected = await detectType(await storage.readHead(key, SNIFF_BYTES), info.size <= SNIFF_BYTES);
       if (!allowedFor('logo', detected)) {
         await refuse(new ApiError(400, 'file_content_mismatch', 'The logo must be a PNG, JPEG, GIF or WebP image', { a_has_logo: 'error_file_content_mismatch' }));

@@ -37,6 +37,9 @@ export function storagePublic() {
 /** Media types a browser may show inline; everything else downloads. */
 const INLINE = /^(image|video|audio)\/|^application\/pdf$/;
 const FILE_CACHE = 'public, max-age=31536000, immutable, no-transform';
+// A stored file is never a page of the app: nothing runs in it. object-src 'self' lets Chrome's PDF viewer (an
+// internal <embed>) show an inline PDF, which the app's object-src 'none' would block.
+const MEDIA_CSP = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; object-src 'self'; frame-ancestors 'self'";
 const LOGO_CACHE = 'public, no-cache, no-transform';
 
 interface Served {
@@ -107,6 +110,7 @@ async function serve(req: Request, res: Response): Promise<void> {
   res.setHeader('Accept-Ranges', 'bytes');
   // Other sites (an account's own pages) may embed media; helmet's default would be same-origin.
   res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+  res.setHeader('Content-Security-Policy', MEDIA_CSP);
   if (range) {
     res.status(206);
     res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${meta.size}`);

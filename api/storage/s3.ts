@@ -58,8 +58,16 @@ export class S3Driver implements StorageDriver {
   }
 
   async readHead(key: string, bytes: number): Promise<Buffer> {
-    const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
-    return Buffer.from(await r.Body!.transformToByteArray());
+    try {
+      const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
+      return Buffer.from(await r.Body!.transformToByteArray());
+    } catch (e) {
+      // An empty object has no byte 0: S3 answers 416 InvalidRange.
+      if ((e as { name?: string }).name === 'InvalidRange' || (e as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 416) {
+        return Buffer.alloc(0);
+      }
+      throw e;
+    }
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {

@@ -104,6 +104,13 @@ for (const driver of DRIVERS) {
         expect(res2.status).toBe(driver === 'local' ? 400 : 413);
         expect(await storedKeys(t)).not.toContain(`logos/${a_id}`);
         expect(await flag(a_id)).toBe(false);
+
+        const empty = await putBytes((await uploadUrl(root, a_id)).url, Buffer.alloc(0));
+        if (driver === 'local') expect(empty.status).toBe(400);
+        const res3 = await root.put(`/api/1/accounts/${a_id}/haslogo`, {});
+        expect(res3.status).toBe(400);
+        expect(res3.body.code).toBe(driver === 'local' ? 'logo_not_uploaded' : 'file_empty');
+        expect(await storedKeys(t)).not.toContain(`logos/${a_id}`);
       });
 
       if (driver === 'local') {

@@ -198,6 +198,8 @@ for (const driver of DRIVERS) {
           expect(img.headers.get('etag')).toBe(`"${s2.id}"`);
           expect(img.headers.get('last-modified')).toBeTruthy();
           expect(img.headers.get('set-cookie')).toBeNull();
+          expect(img.headers.get('x-content-type-options')).toBe('nosniff');
+          expect(img.headers.get('content-security-policy')).toMatch(/^default-src 'none';.*object-src 'self'/);
           expect((await fetchBytes(`/storage${s2.path}/${s2.id}`, { 'If-None-Match': img.headers.get('etag')! })).status).toBe(304);
           expect((await fetchBytes(`/storage${s2.path}/${s2.id}`, { 'If-Modified-Since': img.headers.get('last-modified')! })).status).toBe(304);
 
@@ -365,6 +367,17 @@ for (const driver of DRIVERS) {
           expect(await count('files')).toBe(before);
           // Exactly the limit is fine.
           expect((await upload('limit.png', bigPng(MAX), null)).reg.status).toBe(201);
+        });
+
+        it('refuses an empty file and keeps nothing', async () => {
+          const [s] = await sign([uuid()]);
+          const put = await putBytes(s.url, Buffer.alloc(0));
+          if (driver === 'local') expect(JSON.parse(put.text).code).toBe('file_empty');
+          const reg = await root.post('/api/1/storage/files', { fs_id: s.id, fs_folderid: null, fs_filename: 'empty.txt', fs_type: 'text/plain', fs_path: s.path });
+          expect(reg.status).toBe(400);
+          expect(reg.body.code).toBe(driver === 'local' ? 'validation_failed' : 'file_empty');
+          expect(await storedKeys(t)).not.toContain(objectKey(s.path, s.id));
+          expect(await t.db('files').where('fs_id', s.id).first()).toBeUndefined();
         });
 
         it('refuses an expired upload URL with 403 and writes nothing', async () => {

@@ -125,24 +125,8 @@ export const signRequest = z.object({
     .transform((v) => (v && v !== 'root' ? v : null)),
 });
 
-/** Message keys of the media library, with their English text (merge into resources/messages.ts). */
-export const STORAGE_MESSAGES: Record<string, string> = {
-  error_title_required: 'Please enter a title',
-  error_title_invalid: 'The title contains characters that are not allowed',
-  error_filename_required: 'The file needs a name',
-  error_filename_invalid: 'The file name must be a single name without / or \\',
-  error_file_type_not_allowed: 'This type of file is not allowed',
-  error_file_type_mismatch: 'The file type does not match the file name',
-  error_file_type_invalid: 'Not a valid file type',
-  error_path_invalid: 'Not a storage path given by the server',
-  error_ids_required: 'Give at least one file id',
-  error_ids_duplicate: 'The same file id appears twice',
-  error_too_many: 'Too many items at once',
-  error_destination_invalid: 'Give a folder id, or root',
-  error_folder_not_found: 'The folder does not exist',
-  error_upload_not_found: 'No upload for this file was signed, or it was not completed',
-  error_upload_mismatch: 'This does not match the signed upload',
-};
+/** Message keys of the media library (their English text lives with every other key in resources/messages.ts). */
+export { STORAGE_MESSAGES } from './messages.js';
 
 export const files: ResourceDeclaration = {
   name: 'files',

@@ -2,7 +2,27 @@
  * Message keys used by validation and error codes, with their English text.
  * The admin's i18n files translate the same keys; the API uses this text for `message`.
  */
+/** The media library's keys (resources/files.ts, resources/folders.ts). */
+export const STORAGE_MESSAGES: Record<string, string> = {
+  error_title_required: 'Please enter a title',
+  error_title_invalid: 'The title contains characters that are not allowed',
+  error_filename_required: 'The file needs a name',
+  error_filename_invalid: 'The file name must be a single name without / or \\',
+  error_file_type_not_allowed: 'This type of file is not allowed',
+  error_file_type_mismatch: 'The file type does not match the file name',
+  error_file_type_invalid: 'Not a valid file type',
+  error_path_invalid: 'Not a storage path given by the server',
+  error_ids_required: 'Give at least one file id',
+  error_ids_duplicate: 'The same file id appears twice',
+  error_too_many: 'Too many items at once',
+  error_destination_invalid: 'Give a folder id, or root',
+  error_folder_not_found: 'The folder does not exist',
+  error_upload_not_found: 'No upload for this file was signed, or it was not completed',
+  error_upload_mismatch: 'This does not match the signed upload',
+};
+
 export const MESSAGES: Record<string, string> = {
+  ...STORAGE_MESSAGES,
   error_email_required: 'Please enter an email',
   error_email_invalid: 'Please enter a valid email',
   error_password_too_short: 'Invalid password, please use 12 characters.',
@@ -10,7 +30,6 @@ export const MESSAGES: Record<string, string> = {
   error_passwords_do_not_match: 'Passwords do not match',
   error_required: 'This field is required',
   error_name_required: 'Please enter a name',
-  error_title_required: 'Please enter a title',
   error_role_invalid: 'Please select a valid role',
   error_uuid_invalid: 'Not a valid identifier',
   error_url_invalid: 'Please enter a valid URL',

@@ -1,10 +1,9 @@
 import { Router, type Request } from 'express';
-import type { z } from 'zod';
 import { ctx } from '../context.js';
-import { ApiError, notFound, validate } from '../errors.js';
+import { notFound, validate } from '../errors.js';
 import { requirePermission, requireUser } from '../middleware/auth.js';
 import { isUuid } from '../../resources/fields.js';
-import { fileRegister, signRequest, STORAGE_MESSAGES } from '../../resources/files.js';
+import { fileRegister, signRequest } from '../../resources/files.js';
 import { folderCreate, folderUpdate } from '../../resources/folders.js';
 import {
   createFolder,
@@ -23,19 +22,6 @@ import {
 
 const GROUP = 'entry_files';
 const can = (perm: 'read' | 'create' | 'update' | 'delete') => requirePermission(GROUP, perm);
-
-/** validate(), with the media library's own message texts. */
-function check<S extends z.ZodTypeAny>(schema: S, body: unknown): z.output<S> {
-  try {
-    return validate(schema, body);
-  } catch (e) {
-    if (e instanceof ApiError && e.fields) {
-      const first = Object.values(e.fields)[0];
-      if (first && STORAGE_MESSAGES[first]) e.message = STORAGE_MESSAGES[first];
-    }
-    throw e;
-  }
-}
 
 /** :id of a folder route: a folder's UUID, or "root" for the root level (null). Anything else is 404. */
 async function folderParam(req: Request): Promise<string | null> {
@@ -71,12 +57,12 @@ export function storageRouter(): Router {
   });
 
   r.post('/folders', can('create'), async (req, res) => {
-    const input = check(folderCreate, req.body);
+    const input = validate(folderCreate, req.body);
     res.status(201).json(await createFolder(ctx(req).db, input));
   });
 
   r.put('/folders', can('update'), async (req, res) => {
-    const input = check(folderUpdate, req.body);
+    const input = validate(folderUpdate, req.body);
     res.json(await updateFolder(ctx(req).db, input));
   });
 
@@ -87,12 +73,12 @@ export function storageRouter(): Router {
   });
 
   r.post('/sign', can('create'), async (req, res) => {
-    const input = check(signRequest, req.body);
+    const input = validate(signRequest, req.body);
     res.json(await signUploads(ctx(req), input, req.user!.u_id));
   });
 
   r.post('/files', can('create'), async (req, res) => {
-    const input = check(fileRegister, req.body);
+    const input = validate(fileRegister, req.body);
     res.status(201).json(await registerFile(ctx(req), input, req.user!.u_id));
   });
 

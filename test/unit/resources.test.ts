@@ -81,3 +81,21 @@ describe('field helpers', () => {
     expect(isUuid('../../etc/passwd')).toBe(false);
   });
 });
+
+describe('resource registry', () => {
+  it('every declaration names a known group and a real permission for each operation (fail closed)', async () => {
+    const { RESOURCES, isGroup, permissionBits } = await import('../../resources/index.js');
+    expect(RESOURCES.map((r) => r.name)).toEqual(['accounts', 'accountUsers', 'users', 'folders', 'files']);
+    for (const r of RESOURCES) {
+      expect(isGroup(r.group), r.name).toBe(true);
+      for (const [op, perm] of Object.entries(r.operations)) expect(permissionBits(r.group, perm!), `${r.name}.${op}`).toBeGreaterThan(0);
+    }
+  });
+
+  it('crudRouter refuses a declaration with an operation that has no permission', async () => {
+    const { crudRouter } = await import('../../api/crud/router.js');
+    const { accounts } = await import('../../resources/accounts.js');
+    const broken = { ...accounts, operations: { ...accounts.operations, delete: undefined } };
+    expect(() => crudRouter(broken, { query: () => { throw new Error('unused'); }, create: async () => '', update: async () => {}, remove: async () => {} })).toThrow(/fail closed/);
+  });
+});

@@ -3,7 +3,7 @@
  * The admin's i18n files translate the same keys; the API uses this text for `message`.
  */
 /** The media library's keys (resources/files.ts, resources/folders.ts). */
-export const STORAGE_MESSAGES: Record<string, string> = {
+export const STORAGE_MESSAGES = {
   error_title_required: 'Please enter a title',
   error_title_invalid: 'The title contains characters that are not allowed',
   error_filename_required: 'The file needs a name',
@@ -19,9 +19,9 @@ export const STORAGE_MESSAGES: Record<string, string> = {
   error_folder_not_found: 'The folder does not exist',
   error_upload_not_found: 'No upload for this file was signed, or it was not completed',
   error_upload_mismatch: 'This does not match the signed upload',
-};
+} satisfies Record<string, string>;
 
-export const MESSAGES: Record<string, string> = {
+export const MESSAGES = {
   ...STORAGE_MESSAGES,
   error_email_required: 'Please enter an email',
   error_email_invalid: 'Please enter a valid email',
@@ -39,8 +39,14 @@ export const MESSAGES: Record<string, string> = {
   error_token_invalid: 'Invalid token',
   error_user_already_exists: 'A user with the same email address already exists',
   error_member_already_exists: 'A member with the same email address already exists',
-};
+  error_user_not_found: 'This user does not exist (any more)',
+  error_forbidden: 'You do not have permission to do this',
+  error_cannot_disable_self: 'You cannot disable your own user',
+  error_cannot_change_own_role: 'You cannot change your own role',
+  error_csv_columns: 'The file needs at least an email column',
+  error_csv_empty: 'The file has no rows to import',
+} satisfies Record<string, string>;
 
 export function messageFor(key: string): string {
-  return MESSAGES[key] ?? key;
+  return (MESSAGES as Record<string, string>)[key] ?? key;
 }

@@ -1,25 +1,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { linkFromMail, startApp, type TestApp, type TestClient } from '../helpers/app.js';
-
-const uid = () => `x${Math.random().toString(36).slice(2, 9)}`;
-const MISSING = '6f1c1f9e-3b0c-4c4e-9a55-0d7d8c1b2a3f';
-
-type Signed = TestClient & { userId: string };
+import { linkFromMail, startApp, type TestApp, type TestClient, MISSING, uid, signedInRoles, type Signed } from '../helpers/app.js';
 
 describeEachDb('entry API: /emails/preview/:template/:userId', (kind) => {
   let t: TestApp;
-  let root: Signed;
-  let superadmin: Signed;
-  let admin: Signed;
-  let member: Signed;
+  let root: Signed, superadmin: Signed, admin: Signed, member: Signed;
 
   beforeAll(async () => {
     t = await startApp(kind);
-    root = await t.signedIn('root');
-    superadmin = await t.signedIn('superadmin');
-    admin = await t.signedIn('admin');
-    member = await t.signedIn('member');
+    ({ root, superadmin, admin, member } = await signedInRoles(t));
   });
   afterAll(() => t?.close());
 

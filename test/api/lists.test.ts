@@ -1,17 +1,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { startApp, type TestApp, type TestClient } from '../helpers/app.js';
+import { startApp, type TestApp, type TestClient, MISSING, type Signed } from '../helpers/app.js';
 
 /**
  * Bad input on every route of the entry API: always a 4xx with {code, message} (field errors for bodies), never a
  * 500, and nothing written. The happy paths and per-route rules live in accounts/users/accountUsers/emails.test.ts.
  */
 
-const MISSING = '6f1c1f9e-3b0c-4c4e-9a55-0d7d8c1b2a3f';
 const PW = 'long-enough-password';
 const enc = (v: unknown) => encodeURIComponent(JSON.stringify(v));
-
-type Signed = TestClient & { userId: string };
 
 describeEachDb('entry API: bad input never answers 500', (kind) => {
   let t: TestApp;

@@ -1,31 +1,20 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { linkFromMail, PASSWORD, startApp, type TestApp, type TestClient } from '../helpers/app.js';
+import { linkFromMail, PASSWORD, startApp, type TestApp, type TestClient, MISSING, uid, signedInRoles, type Signed } from '../helpers/app.js';
 
-/** A lower-case alphanumeric prefix unique to one test (sorts the same under C and en_US collations). */
-const uid = () => `x${Math.random().toString(36).slice(2, 9)}`;
 const listUrl = (params: Record<string, unknown>) =>
   `/api/1/users?${Object.entries(params)
     .map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`)
     .join('&')}`;
-const MISSING = '6f1c1f9e-3b0c-4c4e-9a55-0d7d8c1b2a3f';
 const NEW_PASSWORD = 'a-brand-new-secret';
-
-type Signed = TestClient & { userId: string };
 
 describeEachDb('entry API: /users', (kind) => {
   let t: TestApp;
-  let root: Signed;
-  let superadmin: Signed;
-  let admin: Signed;
-  let member: Signed;
+  let root: Signed, superadmin: Signed, admin: Signed, member: Signed;
 
   beforeAll(async () => {
     t = await startApp(kind);
-    root = await t.signedIn('root');
-    superadmin = await t.signedIn('superadmin');
-    admin = await t.signedIn('admin');
-    member = await t.signedIn('member');
+    ({ root, superadmin, admin, member } = await signedInRoles(t));
   });
   afterAll(() => t?.close());
 

@@ -12,6 +12,28 @@ import type { AppContext } from '../../api/context.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
 
 export const PASSWORD = 'correct-horse-battery';
+/** A well-formed v4 id that no row has. */
+export const MISSING = '6f1c1f9e-3b0c-4c4e-9a55-0d7d8c1b2a3f';
+/** A lower-case alphanumeric prefix unique to one test (sorts the same under C and en_US collations). */
+export const uid = () => `x${Math.random().toString(36).slice(2, 9)}`;
+
+export type Signed = TestClient & { userId: string };
+export interface Roles {
+  root: Signed;
+  superadmin: Signed;
+  admin: Signed;
+  member: Signed;
+}
+
+/** One signed-in client per role (each a new user), for the permission cases of a resource's tests. */
+export async function signedInRoles(t: TestApp): Promise<Roles> {
+  return {
+    root: await t.signedIn('root'),
+    superadmin: await t.signedIn('superadmin'),
+    admin: await t.signedIn('admin'),
+    member: await t.signedIn('member'),
+  };
+}
 
 export interface TestApp {
   kind: DbKind;

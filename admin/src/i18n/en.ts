@@ -3,32 +3,15 @@
  * (shared with resources/messages.ts and the API's error codes); `ls.*` are screen texts; `resources.*` follow the
  * react-admin convention for resource and field names. i18next format: {{var}} interpolation, _one/_other plurals.
  */
+import { MESSAGES } from '../../../resources/messages';
+
 const en = {
-  // resources/messages.ts (validation), kept in step by test/admin/i18n.test.ts
-  error_email_required: 'Please enter an email',
-  error_email_invalid: 'Please enter a valid email',
+  // resources/messages.ts: the one English catalogue of message keys (also the API's `message` texts)
+  ...MESSAGES,
+  // where the admin says more than the API's sentence
   error_password_too_short: 'Invalid password, please use {{min}} characters.',
-  error_login_password_too_short: 'The password is too short',
-  error_passwords_do_not_match: 'Passwords do not match',
-  error_required: 'This field is required',
-  error_name_required: 'Please enter a name',
-  error_title_required: 'Please enter a title',
-  error_role_invalid: 'Please select a valid role',
-  error_uuid_invalid: 'Not a valid identifier',
-  error_url_invalid: 'Please enter a valid URL',
-  error_domain_invalid: 'Please enter a valid e-mail domain, like example.com',
-  error_too_long: 'This value is too long',
-  error_invalid_value: 'This value is not valid',
-  error_token_invalid: 'Invalid token',
   error_user_already_exists: 'The email address already exists',
   error_user_already_exists_description: 'A user with the same email address already exists. Use another address or edit that user.',
-  error_member_already_exists: 'A member with the same email address already exists',
-  error_user_not_found: 'This user does not exist (any more)',
-  error_forbidden: 'You do not have permission to do this',
-  error_cannot_disable_self: 'You cannot disable your own user',
-  error_cannot_change_own_role: 'You cannot change your own role',
-  error_csv_columns: 'The file needs at least an email column',
-  error_csv_empty: 'The file has no rows to import',
 
   // API error codes (error_{code})
   error_invalid_credentials: 'The email and password combination does not match',
@@ -65,25 +48,13 @@ const en = {
   // Media library and account logos (resources/files.ts STORAGE_MESSAGES, API codes, spec 8 upload texts)
   error_upload_storage_failed: 'Failed to upload the asset to the storage server (check server log)',
   error_upload_failed: 'Failed to upload the asset (check server log)',
-  error_title_invalid: 'The title contains characters that are not allowed',
-  error_filename_required: 'The file needs a name',
   error_filename_invalid: 'The file name must be a single name without / or \\',
-  error_file_type_not_allowed: 'This type of file is not allowed',
-  error_file_type_mismatch: 'The file type does not match the file name',
-  error_file_type_invalid: 'Not a valid file type',
   error_file_content_mismatch: 'The contents of the file do not match its type',
   error_file_empty: 'The file is empty',
   error_file_already_exists: 'This file has already been uploaded',
-  error_path_invalid: 'Not a storage path given by the server',
-  error_ids_required: 'Give at least one file id',
-  error_ids_duplicate: 'The same file id appears twice',
-  error_too_many: 'Too many items at once',
-  error_destination_invalid: 'Give a folder id, or root',
   error_folder_not_found: 'The folder does not exist (any more)',
   error_folder_not_empty: 'Only an empty folder can be deleted: move or delete its folders and files first',
   error_folder_move_cycle: 'A folder cannot be moved into itself or one of its subfolders',
-  error_upload_not_found: 'No upload for this file was signed, or it was not completed',
-  error_upload_mismatch: 'This does not match the signed upload',
   error_signature_expired: 'The upload link has expired; please upload the file again',
   error_signature_invalid: 'The upload link is not valid',
   error_logo_not_uploaded: 'Upload the logo first',

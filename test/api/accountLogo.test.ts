@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { startApp, type TestApp, type TestClient } from '../helpers/app.js';
-import { bigPng, DRIVERS, JPEG, PDF, PNG, putBytes, startS3, storageConfig, storedKeys, type S3Server } from '../helpers/storage.js';
+import type { TestApp, TestClient } from '../helpers/app.js';
+import { bigPng, DRIVERS, JPEG, PDF, PNG, putBytes, startStorageApp, storedKeys, type S3Server } from '../helpers/storage.js';
 import { storageOf } from '../../api/storage/index.js';
 
 const MAX = 256 * 1024; // storageConfig's maxFileBytes (below the 5 MB logo limit, so it is the logo limit here)
@@ -12,18 +12,14 @@ for (const driver of DRIVERS) {
     describeEachDb(`account logo (${driver})`, (kind) => {
       let t: TestApp;
       let s3: S3Server | undefined;
+      let close: () => Promise<void>;
       let root: TestClient & { userId: string };
 
       beforeAll(async () => {
-        if (driver === 's3') s3 = await startS3();
-        t = await startApp(kind, storageConfig(driver, s3));
+        ({ t, s3, close } = await startStorageApp(kind, driver));
         root = await t.signedIn('root');
       });
-      afterAll(async () => {
-        if (t) await storageOf(t.context).close();
-        await t?.close();
-        await s3?.close();
-      });
+      afterAll(() => close?.());
 
       const fetchBytes = async (url: string, headers: Record<string, string> = {}) => {
         const res = await fetch(t.baseUrl + url, { headers });

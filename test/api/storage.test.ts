@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { startApp, type TestApp, type TestClient } from '../helpers/app.js';
+import type { TestApp, TestClient } from '../helpers/app.js';
 import {
   bigPng,
   CSV,
@@ -13,12 +13,11 @@ import {
   PNG,
   putBytes,
   rawPut,
-  startS3,
-  storageConfig,
   storedKeys,
   until,
   ZIP,
   type S3Server,
+  startStorageApp,
 } from '../helpers/storage.js';
 import { storageOf } from '../../api/storage/index.js';
 import { objectKey } from '../../api/storage/keys.js';
@@ -32,18 +31,14 @@ for (const driver of DRIVERS) {
     describeEachDb(`storage API (${driver})`, (kind) => {
       let t: TestApp;
       let s3: S3Server | undefined;
+      let close: () => Promise<void>;
       let root: TestClient & { userId: string };
 
       beforeAll(async () => {
-        if (driver === 's3') s3 = await startS3();
-        t = await startApp(kind, storageConfig(driver, s3));
+        ({ t, s3, close } = await startStorageApp(kind, driver));
         root = await t.signedIn('root');
       });
-      afterAll(async () => {
-        if (t) await storageOf(t.context).close();
-        await t?.close();
-        await s3?.close();
-      });
+      afterAll(() => close?.());
 
       const folder = async (title: string, parent: string | null = null) => {
         const res = await root.post('/api/1/storage/folders', { fo_title: title, fo_parentid: parent });

@@ -9,7 +9,8 @@ import type { Config } from '../../api/config.js';
 import { storageOf } from '../../api/storage/index.js';
 import { LocalDriver } from '../../api/storage/local.js';
 import { S3Driver } from '../../api/storage/s3.js';
-import type { TestApp } from './app.js';
+import { startApp, type TestApp } from './app.js';
+import type { DbKind } from './db.js';
 
 export type DriverKind = 'local' | 's3';
 export const DRIVERS: DriverKind[] = ['local', 's3'];
@@ -161,4 +162,19 @@ export async function until(check: () => Promise<boolean>, ms = 3000): Promise<b
     await new Promise((r) => setTimeout(r, 50));
   }
   return check();
+}
+
+/** An app on the given database with the given storage driver (and its own s3rver for s3); close() stops all. */
+export async function startStorageApp(kind: DbKind, driver: DriverKind): Promise<{ t: TestApp; s3?: S3Server; close(): Promise<void> }> {
+  const s3 = driver === 's3' ? await startS3() : undefined;
+  const t = await startApp(kind, storageConfig(driver, s3));
+  return {
+    t,
+    s3,
+    async close() {
+      await storageOf(t.context).close();
+      await t.close();
+      await s3?.close();
+    },
+  };
 }

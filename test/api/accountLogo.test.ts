@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import type { TestApp, TestClient } from '../helpers/app.js';
 import { bigPng, DRIVERS, JPEG, PDF, PNG, putBytes, startStorageApp, storedKeys, type S3Server } from '../helpers/storage.js';
-import { storageOf } from '../../api/storage/index.js';
 
 const MAX = 256 * 1024; // storageConfig's maxFileBytes (below the 5 MB logo limit, so it is the logo limit here)
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { startApp, type TestApp, type TestClient, MISSING, uid, signedInRoles, type Signed } from '../helpers/app.js';
+import { startApp, type TestApp, type TestClient, MISSING, uid, signedInRoles, type Signed, withGrant as withGrantOf } from '../helpers/app.js';
 
 const qs = (params: Record<string, unknown>) =>
   Object.entries(params)
@@ -34,19 +34,7 @@ describeEachDb('entry API: /accounts/:id/users (members)', (kind) => {
     await t.member(b.a_id, bea.u_id, 'member');
     return { p, a: a.a_id, b: b.a_id, ann, bob, bea, free };
   };
-  /** Temporarily changes one grant in the database matrix (as ops would) and restores it afterwards. */
-  const withGrant = async (role: string, group: string, bits: number, fn: () => Promise<void>) => {
-    const old = await t.db('permission_grants').where({ pg_role: role, pg_group: group }).first();
-    await t.db('permission_grants').insert({ pg_role: role, pg_group: group, pg_bits: bits }).onConflict(['pg_role', 'pg_group']).merge();
-    await t.context.permissions.refresh();
-    try {
-      await fn();
-    } finally {
-      if (old) await t.db('permission_grants').where({ pg_role: role, pg_group: group }).update({ pg_bits: old.pg_bits });
-      else await t.db('permission_grants').where({ pg_role: role, pg_group: group }).del();
-      await t.context.permissions.refresh();
-    }
-  };
+  const withGrant = (role: string, group: string, bits: number, fn: () => Promise<void>) => withGrantOf(t, role, group, bits, fn);
 
   // ---- list ----------------------------------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { linkFromMail, PASSWORD, startApp, type TestApp, type TestClient, MISSING, uid, signedInRoles, type Signed } from '../helpers/app.js';
+import { linkFromMail, PASSWORD, startApp, type TestApp, type TestClient, MISSING, uid, signedInRoles, type Signed, withGrant as withGrantOf } from '../helpers/app.js';
 
 const listUrl = (params: Record<string, unknown>) =>
   `/api/1/users?${Object.entries(params)
@@ -29,19 +29,7 @@ describeEachDb('entry API: /users', (kind) => {
     await c.login(email, PASSWORD);
     return { ...u, c };
   };
-  /** Temporarily changes one grant in the database matrix (as ops would) and restores it afterwards. */
-  const withGrant = async (role: string, group: string, bits: number, fn: () => Promise<void>) => {
-    const old = await t.db('permission_grants').where({ pg_role: role, pg_group: group }).first();
-    await t.db('permission_grants').insert({ pg_role: role, pg_group: group, pg_bits: bits }).onConflict(['pg_role', 'pg_group']).merge();
-    await t.context.permissions.refresh();
-    try {
-      await fn();
-    } finally {
-      if (old) await t.db('permission_grants').where({ pg_role: role, pg_group: group }).update({ pg_bits: old.pg_bits });
-      else await t.db('permission_grants').where({ pg_role: role, pg_group: group }).del();
-      await t.context.permissions.refresh();
-    }
-  };
+  const withGrant = (role: string, group: string, bits: number, fn: () => Promise<void>) => withGrantOf(t, role, group, bits, fn);
 
   // ---- list ----------------------------------------------------------------------------------------------------
 

@@ -25,6 +25,20 @@ export interface Roles {
   member: Signed;
 }
 
+/** Temporarily changes one grant in the database matrix (as ops would) and restores it afterwards. */
+export async function withGrant(t: TestApp, role: string, group: string, bits: number, fn: () => Promise<void>): Promise<void> {
+  const old = await t.db('permission_grants').where({ pg_role: role, pg_group: group }).first();
+  await t.db('permission_grants').insert({ pg_role: role, pg_group: group, pg_bits: bits }).onConflict(['pg_role', 'pg_group']).merge();
+  await t.context.permissions.refresh();
+  try {
+    await fn();
+  } finally {
+    if (old) await t.db('permission_grants').where({ pg_role: role, pg_group: group }).update({ pg_bits: old.pg_bits });
+    else await t.db('permission_grants').where({ pg_role: role, pg_group: group }).del();
+    await t.context.permissions.refresh();
+  }
+}
+
 /** One signed-in client per role (each a new user), for the permission cases of a resource's tests. */
 export async function signedInRoles(t: TestApp): Promise<Roles> {
   return {

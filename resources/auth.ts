@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import { isEmail } from './fields.js';
 
-/** Login: the e-mail may be empty or must be valid (spec 5); password at least 4 characters. */
+/**
+ * Login (spec 5): the e-mail may be empty or must be valid (error_email_invalid); an empty one simply matches no
+ * user (401 invalid_credentials). Password at least 4 characters.
+ */
 export const LOGIN_PASSWORD_MIN_LENGTH = 4;
 
 export const loginSchema = z.object({
   u_email: z
-    .string({ error: 'error_email_required' })
+    .string({ error: 'error_email_invalid' })
     .trim()
-    .min(1, { error: 'error_email_required' })
-    .refine(isEmail, { error: 'error_email_invalid' }),
+    .refine((v) => v === '' || isEmail(v), { error: 'error_email_invalid' }),
   u_password: z.string({ error: 'error_password_too_short' }).min(LOGIN_PASSWORD_MIN_LENGTH, { error: 'error_password_too_short' }).max(1024),
 });
 

@@ -77,6 +77,10 @@ describeEachDb('auth', (kind) => {
     expect(res.body.fields).toEqual({ u_email: 'error_email_invalid', u_password: 'error_password_too_short' });
     const four = await t.client().post('/api/1/auth/web', { u_email: 'x@example.com', u_password: 'abcd' });
     expect(four.status).toBe(401); // 4 characters pass validation
+    // spec 5: the login e-mail may be empty (it matches nobody) or must be valid
+    const empty = await t.client().post('/api/1/auth/web', { u_email: '', u_password: 'abcd' });
+    expect(empty.status).toBe(401);
+    expect(empty.body.code).toBe('invalid_credentials');
   });
 
   it('tells an unverified user only after a correct password', async () => {

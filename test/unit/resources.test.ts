@@ -47,8 +47,9 @@ describe('user schemas (spec 5)', () => {
 });
 
 describe('login and reset schemas', () => {
-  it('login: valid e-mail, password of 4 or more', () => {
+  it('login: the e-mail may be empty or must be valid; password of 4 or more', () => {
     expect(errors(loginSchema, { u_email: 'a@b.co', u_password: 'abcd' })).toEqual({});
+    expect(errors(loginSchema, { u_email: '', u_password: 'abcd' })).toEqual({});
     expect(errors(loginSchema, { u_email: 'a@b', u_password: 'abc' })).toEqual({ u_email: 'error_email_invalid', u_password: 'error_password_too_short' });
   });
 

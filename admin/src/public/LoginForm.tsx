@@ -97,7 +97,6 @@ export function LoginForm({ onLogin, onSuccess, onForgotPassword, onResendActiva
         label={t('ls.login.email')}
         autoComplete="username"
         autoFocus
-        required
         value={values.u_email}
         onChange={change('u_email')}
         onBlur={blur('u_email')}

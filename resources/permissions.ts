@@ -198,3 +198,16 @@ export const ROLE_RANK: Record<Role, number> = { root: 4, superadmin: 3, admin: 
 
 /** Membership roles that open the account console (spec: account selection). */
 export const ADMIN_ACCOUNT_ROLES: Role[] = ['root', 'superadmin'];
+
+/** DESIGN.md: platform staff see every account; any other user only the accounts it is a member of. */
+export const PLATFORM_STAFF_ROLES: Role[] = ['root', 'superadmin', 'admin'];
+
+/** DESIGN.md: a user whose own role is root acts as root in every account; anyone else by membership. */
+export function accountRoleOf(userRole: string | undefined, membershipRole: string | undefined): string | undefined {
+  return userRole === 'root' ? 'root' : membershipRole;
+}
+
+/** Spec 6: only a root user imports users from CSV (and it needs entry_users create like any user creation). */
+export function canImportUsers(userRole: string | undefined, matrix: Matrix = PERMISSIONS): boolean {
+  return userRole === 'root' && can(userRole, 'entry_users', 'create', matrix);
+}

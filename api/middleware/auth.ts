@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { ctx } from '../context.js';
 import { ApiError, notFound, unauthorized } from '../errors.js';
 import { isUuid } from '../../resources/fields.js';
+import { accountRoleOf } from '../../resources/permissions.js';
 import { USER_COLUMNS } from '../services/users.js';
 
 /** Readable cookies the client uses for its first paint (spec 4); the truth stays in the session. */
@@ -39,14 +40,11 @@ export function resolveAccount(param = 'accountId'): RequestHandler {
     const { db } = ctx(req);
     const account = await db('accounts').where('a_id', id).first();
     if (!account) throw notFound('Account not found');
-    let role: string | undefined;
-    if (req.user?.u_role === 'root') role = 'root';
-    else if (req.user) {
-      const m = await db('account_users').where({ au_accountid: id, au_userid: req.user.u_id }).first('au_role');
-      role = m?.au_role;
-    }
+    const membership = req.user && req.user.u_role !== 'root'
+      ? await db('account_users').where({ au_accountid: id, au_userid: req.user.u_id }).first('au_role')
+      : undefined;
     req.account = account;
-    req.accountRole = role;
+    req.accountRole = req.user ? accountRoleOf(req.user.u_role, membership?.au_role) : undefined;
     next();
   };
 }

@@ -1,14 +1,14 @@
 import { crudRouter } from '../crud/router.js';
 import { accounts } from '../../resources/accounts.js';
+import { PLATFORM_STAFF_ROLES } from '../../resources/permissions.js';
 
-const STAFF = ['root', 'superadmin', 'admin'];
 
 /** /accounts: tenants. Platform staff see every account; a member sees the accounts it belongs to. */
 export function accountsRouter() {
   return crudRouter(accounts, {
     query(db, req) {
       const q = db('accounts').select('accounts.*');
-      if (!STAFF.includes(req.user!.u_role)) {
+      if (!PLATFORM_STAFF_ROLES.includes(req.user!.u_role)) {
         q.whereExists(db('account_users').select(db.raw('1')).whereRaw('au_accountid = accounts.a_id').andWhere('au_userid', req.user!.u_id));
       }
       return q;

@@ -33,6 +33,13 @@ async function sessionBody(app: AppContext, userId: string) {
     code: 'ok',
     user: { ...user, id: user.u_id },
     permissions: await app.permissions.grants(user.u_role),
+    // The stored grants of every role the user holds (its own and its membership roles), so the UI asks can()
+    // about any of its accounts with the same matrix the API uses.
+    roleGrants: Object.fromEntries(
+      await Promise.all(
+        [...new Set([user.u_role, ...accounts.map((a: { au_role: string }) => a.au_role)])].map(async (role) => [role, await app.permissions.grants(role)]),
+      ),
+    ),
     accounts,
     settings: { passwordMinLength: app.config.passwordMinLength },
   };

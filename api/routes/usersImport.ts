@@ -4,8 +4,9 @@ import express, { Router } from 'express';
 import multer from 'multer';
 import { ctx } from '../context.js';
 import { ApiError } from '../errors.js';
-import { requirePermission, requireUser } from '../middleware/auth.js';
+import { requireUser } from '../middleware/auth.js';
 import { importUsers, parseUsersCsv } from '../services/usersImport.js';
+import { canImportUsers } from '../../resources/permissions.js';
 
 /**
  * POST /users/import/csv (root only: entry_users create + the root role itself, spec 6).
@@ -13,13 +14,12 @@ import { importUsers, parseUsersCsv } from '../services/usersImport.js';
  */
 export function importRouter(): Router {
   const router = Router();
-  const onlyRoot = (req: express.Request, _res: express.Response, next: express.NextFunction) =>
-    next(req.user?.u_role === 'root' ? undefined : new ApiError(403, 'forbidden', 'Only a root user can import users'));
+  const onlyRoot = async (req: express.Request, _res: express.Response, next: express.NextFunction) =>
+    next(canImportUsers(req.user?.u_role, await ctx(req).permissions.current()) ? undefined : new ApiError(403, 'forbidden', 'Only a root user can import users'));
 
   router.post(
     '/csv',
     requireUser,
-    requirePermission('entry_users', 'create'),
     onlyRoot,
     (req, res, next) => {
       const max = ctx(req).config.csvMaxBytes;

@@ -18,6 +18,8 @@ const session = (role: 'root' | 'superadmin' | 'member', accounts: Session['acco
   code: 'ok',
   user: { id: 'u', u_id: 'u', u_first_name: '', u_last_name: '', u_email: 'u@example.com', u_role: role, u_is_verified: true, u_is_enabled: true },
   permissions: grantsOf(role),
+  // as GET /auth/me sends it: the grants of the own role and of every membership role
+  roleGrants: Object.fromEntries([role, ...accounts.map((a) => a.au_role)].map((r) => [r, grantsOf(r)])),
   accounts,
   settings: { passwordMinLength: 12 },
 });
@@ -101,6 +103,10 @@ describe('permissions in the admin (the shared can())', () => {
     expect(canInAccount(session('superadmin', [membership('superadmin')]), 'acc', 'account_members', 'set_role')).toBe(false);
     expect(canInAccount(session('member', [membership('root')]), 'acc', 'account_members', 'set_role')).toBe(true);
     expect(canInAccount(session('member'), 'acc', 'account_members', 'read')).toBe(false);
+    // the stored grants decide, not the code's defaults: ops gave superadmin set_role
+    const custom = session('member', [membership('superadmin')]);
+    custom.roleGrants = { ...custom.roleGrants, superadmin: { ...grantsOf('superadmin'), account_members: 31 } };
+    expect(canInAccount(custom, 'acc', 'account_members', 'set_role')).toBe(true);
   });
 
   it('offers on the selection page only accounts where the membership role is root or superadmin', () => {

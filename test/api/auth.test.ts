@@ -153,6 +153,18 @@ describeEachDb('auth', (kind) => {
     const res = await c.get('/api/1/auth/accounts');
     expect(res.status).toBe(200);
     expect(res.body.map((x: { a_name: string; au_role: string }) => `${x.a_name}:${x.au_role}`)).toEqual(['Alpha:superadmin', 'Beta:member']);
+    // the session carries the stored grants of every role the user holds, as the API applies them
+    await t.db('permission_grants').where({ pg_role: 'superadmin', pg_group: 'account_lists' }).update({ pg_bits: 1 });
+    await t.context.permissions.refresh();
+    try {
+      const me = await c.get('/api/1/auth/me');
+      expect(Object.keys(me.body.roleGrants).sort()).toEqual(['member', 'superadmin']);
+      expect(me.body.roleGrants.superadmin.account_lists).toBe(1);
+      expect(me.body.roleGrants.member.account_leads).toBe(15);
+    } finally {
+      await t.db('permission_grants').where({ pg_role: 'superadmin', pg_group: 'account_lists' }).update({ pg_bits: 15 });
+      await t.context.permissions.refresh();
+    }
     expect((await t.client().get('/api/1/auth/accounts')).status).toBe(401);
   });
 

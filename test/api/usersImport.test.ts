@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { linkFromMail, startApp, type TestApp, type TestClient } from '../helpers/app.js';
+import { linkFromMail, startApp, withGrant, type TestApp, type TestClient } from '../helpers/app.js';
 
 const URL = '/api/1/users/import/csv';
 
@@ -128,6 +128,12 @@ describeEachDb('CSV user import', (kind) => {
       const res = await c.post(URL, csv);
       expect(res.status, role).toBe(403);
     }
+    // even when ops grant superadmin every entry_users bit in the database, importing stays root-only (spec 6)
+    const superadmin = await t.signedIn('superadmin');
+    await withGrant(t, 'superadmin', 'entry_users', 31, async () => {
+      expect((await superadmin.get('/api/1/users')).status).toBe(200);
+      expect((await superadmin.post(URL, csv)).status).toBe(403);
+    });
     expect(await t.db('users').where('u_email', 'nope@six.example').first()).toBeUndefined();
   });
 

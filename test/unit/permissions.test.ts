@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { can, grantRows, grantsOf, GROUPS, matrixFromRows, PERMISSIONS, permissionBits } from '../../resources/permissions.js';
+import { accountRoleOf, can, canImportUsers, grantRows, grantsOf, GROUPS, matrixFromRows, PERMISSIONS, permissionBits } from '../../resources/permissions.js';
 
 /** Spec point 6, cell by cell (plus DESIGN.md's decisions for root and admin). */
 const SPEC: Record<string, Record<string, number>> = {
@@ -108,5 +108,21 @@ describe('can()', () => {
   it('round-trips through permission_grants rows', () => {
     const back = matrixFromRows(grantRows());
     for (const role of Object.keys(PERMISSIONS)) expect(grantsOf(role, back)).toEqual(grantsOf(role));
+  });
+});
+
+describe('shared role rules', () => {
+  it('a root user acts as root in every account; others by membership', () => {
+    expect(accountRoleOf('root', undefined)).toBe('root');
+    expect(accountRoleOf('root', 'member')).toBe('root');
+    expect(accountRoleOf('superadmin', 'member')).toBe('member');
+    expect(accountRoleOf('member', undefined)).toBeUndefined();
+  });
+
+  it('only root imports users, and only while it may create users', () => {
+    expect(canImportUsers('root')).toBe(true);
+    expect(canImportUsers('superadmin', { superadmin: { entry_users: 31 } })).toBe(false);
+    expect(canImportUsers('root', { root: { entry_users: 1 } })).toBe(false);
+    expect(canImportUsers(undefined)).toBe(false);
   });
 });

@@ -28,6 +28,8 @@ export interface Session {
   user: SessionUser;
   /** Permission group -> granted bits for the user's own role. */
   permissions: Record<string, number>;
+  /** Stored grants of every role the user holds (own role and membership roles). */
+  roleGrants?: Record<string, Record<string, number>>;
   accounts: Membership[];
   settings: { passwordMinLength: number };
 }

@@ -17,7 +17,6 @@ export class ApiError extends Error {
 }
 
 export const notFound = (what = 'Not found') => new ApiError(404, 'not_found', what);
-export const forbidden = () => new ApiError(403, 'forbidden', 'You do not have permission to do this');
 export const unauthorized = () => new ApiError(401, 'not_logged_in', 'Please log in');
 
 /** Zod issues → { field: messageKey }, the first issue of each field. */
@@ -68,5 +67,3 @@ export function errorHandler(log: (msg: string, extra?: unknown) => void): Error
   };
 }
 
-/** Express 5 forwards rejected promises; this only narrows the type. */
-export type Handler = RequestHandler;

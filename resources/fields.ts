@@ -50,9 +50,3 @@ export const optionalText = (max = 10000) =>
     .transform((v) => (v ? v : null))
     .optional();
 
-/** Password when it is set or changed: PASSWORD_MIN_LENGTH (default 12) and a matching confirmation. */
-export function passwordPair(minLength: number) {
-  return {
-    password: z.string().min(minLength, { error: 'error_password_too_short' }).max(1024, { error: 'error_too_long' }),
-  };
-}

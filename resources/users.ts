@@ -23,7 +23,7 @@ const base = {
   u_is_enabled: z.boolean({ error: 'error_invalid_value' }).default(true),
 };
 
-const password = (min: number) =>
+const password = () =>
   z
     .string()
     .max(1024, { error: 'error_too_long' })
@@ -49,7 +49,7 @@ function checkPasswords(min: number, required: boolean) {
 
 export function userSchemas(passwordMinLength: number) {
   const create = z
-    .object({ ...base, u_password: password(passwordMinLength), u_password_confirm: password(passwordMinLength) })
+    .object({ ...base, u_password: password(), u_password_confirm: password() })
     .superRefine(checkPasswords(passwordMinLength, true));
   const update = z
     .object({
@@ -60,8 +60,8 @@ export function userSchemas(passwordMinLength: number) {
       u_role: role.optional(),
       u_is_verified: z.boolean({ error: 'error_invalid_value' }).optional(),
       u_is_enabled: z.boolean({ error: 'error_invalid_value' }).optional(),
-      u_password: password(passwordMinLength),
-      u_password_confirm: password(passwordMinLength),
+      u_password: password(),
+      u_password_confirm: password(),
     })
     .superRefine(checkPasswords(passwordMinLength, false));
   return { create, update };

@@ -28,6 +28,3 @@ export function createKnex(target: DbTarget): Knex {
   return knexFactory({ ...common, client: ClientPgLite as unknown as typeof Knex.Client, connection, version: '17' } as Knex.Config);
 }
 
-export function isPglite(db: Knex): boolean {
-  return db.client.config.client !== 'pg';
-}

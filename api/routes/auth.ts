@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { ctx, type AppContext } from '../context.js';
-import { ApiError, fieldErrors } from '../errors.js';
+import { ApiError, fieldErrors, validate } from '../errors.js';
 import { clearStateCookies, requireUser } from '../middleware/auth.js';
 import { SESSION_COOKIE, SIGNED_IN_TTL_MS } from '../middleware/session.js';
 import { emailOnlySchema, loginSchema, resetPasswordSchema } from '../../resources/auth.js';
@@ -8,7 +8,6 @@ import { ROLE_RANK, type Role } from '../../resources/permissions.js';
 import { needsRehash, hashPassword, verifyPassword } from '../services/passwords.js';
 import { consumeToken, createToken, findToken, isValidToken } from '../services/tokens.js';
 import { endSessions, findUserByEmail, sendReset, sendVerification, USER_COLUMNS } from '../services/users.js';
-import { validate } from '../errors.js';
 
 export const GUEST_TOKEN_HEADER = 'x-guest-token';
 

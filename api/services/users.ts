@@ -36,10 +36,6 @@ export async function assertEmailFree(db: Knex, email: string, exceptId?: string
   if (await q.first('u_id')) throw userAlreadyExists();
 }
 
-export function emailDomain(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-}
-
 /** Spec 3: users registering with an account's e-mail domain are added to it as members (set-based). */
 export async function linkByEmailDomain(db: Knex, userIds: string[]): Promise<number> {
   if (userIds.length === 0) return 0;

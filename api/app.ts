@@ -10,7 +10,6 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { loadUser } from './middleware/auth.js';
 import { createCsrf } from './middleware/csrf.js';
 import { RateLimiter } from './middleware/rateLimit.js';
 import { sessionMiddleware } from './middleware/session.js';
@@ -33,8 +32,6 @@ export interface AppOptions {
   config: Config;
   mailer?: Mailer;
   log?: (msg: string) => void;
-  /** Background clean-up timers (sessions); off in tests. */
-  timers?: boolean;
 }
 
 export function createApp(options: AppOptions): { app: Express; context: AppContext } {
@@ -49,6 +46,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
     limiter: new RateLimiter(db),
     log,
     issueCsrf: csrf.issue,
+    csrfHeaderValid: csrf.headerValid,
     services: {},
   };
 
@@ -83,10 +81,9 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   // Stored media (GET/HEAD) and the local driver's signed uploads (PUT): no session, no CSRF (see the router).
   app.use('/storage', storagePublic());
 
-  app.use(sessionMiddleware(db, config, { cleanup: options.timers ?? true }));
   app.use(cookieParser());
+  app.use(sessionMiddleware());
   app.use(csrf.ensureCookie);
-  app.use(loadUser);
 
   const api = express.Router();
   api.use((_req, res, next) => {

@@ -6,6 +6,10 @@ export interface Config {
   port: number;
   dataDir: string;
   databaseUrl?: string;
+  /** Largest number of PostgreSQL connections per process (DATABASE_POOL_MAX). */
+  databasePoolMax: number;
+  /** Most rows an unpaged list answers (LIST_MAX_ROWS); the rest is told by Content-Range. */
+  listMaxRows: number;
   publicUrl: string;
   sessionSecret: string;
   secureCookies: boolean;
@@ -54,6 +58,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolMax: int(env.DATABASE_POOL_MAX, 10),
+    listMaxRows: int(env.LIST_MAX_ROWS, 10000),
     publicUrl,
     sessionSecret: env.SESSION_SECRET || overrides.sessionSecret || persistentSecret(dataDir),
     secureCookies: publicUrl.startsWith('https://'),

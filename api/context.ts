@@ -17,6 +17,8 @@ export interface AppContext {
   log: (msg: string, extra?: unknown) => void;
   /** Issues a fresh CSRF token for the request's (new) session. */
   issueCsrf: (req: Request, res: import('express').Response) => string;
+  /** True when the request's X-CSRF-Token header is valid for its session (or for a visitor). */
+  csrfHeaderValid: (req: Request) => boolean;
   /** Extra services later parts attach (storage, …). */
   services: Record<string, unknown>;
 }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
 import { messageFor } from '../resources/messages.js';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 
 /** An error a client can act on: HTTP status, a stable snake_case code, text, and field errors (message keys). */
 export class ApiError extends Error {
@@ -51,7 +52,10 @@ export function errorHandler(log: (msg: string, extra?: unknown) => void): Error
     else if (err?.type === 'entity.parse.failed') e = new ApiError(400, 'invalid_json', 'The request body is not valid JSON');
     else if (err?.type === 'entity.too.large') e = new ApiError(413, 'payload_too_large', 'The request body is too large');
     else if (err?.code === 'LIMIT_FILE_SIZE') e = new ApiError(413, 'file_too_large', 'The file is too large');
-    else if (err?.code === '23505') e = new ApiError(409, 'conflict', 'A record with the same value already exists');
+    else if (isDatabaseUnavailable(err)) {
+      res.setHeader('Retry-After', '2');
+      e = new ApiError(503, 'database_unavailable', 'The service is briefly unavailable; please try again in a moment');
+    } else if (err?.code === '23505') e = new ApiError(409, 'conflict', 'A record with the same value already exists');
     else if (err?.code === '23503') e = new ApiError(409, 'reference_conflict', 'The record refers to, or is referred to by, another record');
     else if (err?.code === '22P02' || err?.code === '22001' || err?.code === '22021') e = new ApiError(400, 'validation_failed', 'Invalid input');
     else {

@@ -2,15 +2,16 @@ import { loadConfig } from './config.js';
 import { createApp } from './app.js';
 import { ensureRootUser, openDatabase, prepareDatabase } from './db/bootstrap.js';
 import { pruneTokens } from './services/tokens.js';
+import { pruneSessions } from './middleware/session.js';
 
 const config = loadConfig();
 const db = openDatabase(config);
 await prepareDatabase(db);
 await ensureRootUser(db, config, (m) => console.log(m));
 const { app, context } = createApp({ db, config });
-// Expired rate-limit windows and old one-time tokens are deleted every 10 minutes (sessions clean themselves).
+// Expired sessions, rate-limit windows and old one-time tokens are deleted every 10 minutes.
 setInterval(() => {
-  void Promise.all([context.limiter.prune(), pruneTokens(db)]).catch((err) => console.error('prune failed:', err));
+  void Promise.all([pruneSessions(db), context.limiter.prune(), pruneTokens(db)]).catch((err) => console.error('prune failed:', err));
 }, 10 * 60 * 1000).unref();
 const server = app.listen(config.port, () => {
   console.log(`Leadstage on ${config.publicUrl} (database: ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/db`})`);

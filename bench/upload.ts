@@ -31,7 +31,7 @@ async function serve(): Promise<void> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
   const db = openDatabase(config);
   await prepareDatabase(db);
-  const { app } = createApp({ db, config, timers: false, log: () => undefined });
+  const { app } = createApp({ db, config, log: () => undefined });
   const server = app.listen(0, '127.0.0.1', () => {
     process.stdout.write(`ready ${(server.address() as { port: number }).port}\n`);
   });

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors.js';
+import { totalsFor } from './totals.js';
 import { isUuid } from '../../resources/fields.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
 
@@ -108,23 +109,45 @@ export function applyFilters(qb: Knex.QueryBuilder, query: ListQuery, decl: Reso
   return qb;
 }
 
-/** Runs a list: count + one page (with Content-Range) when paged, else every row. */
+/**
+ * Runs a list. Paged: one page, and the total for Content-Range, which is exact without a count when the page ends
+ * the list, reused across pages of the same filter (api/crud/totals.ts), else counted. Unpaged: every row up to
+ * `maxRows`; a longer list answers its first `maxRows` rows and says how many there are (Content-Range).
+ */
 export async function runList(
+  db: Knex,
   base: () => Knex.QueryBuilder,
   query: ListQuery,
   decl: ResourceDeclaration,
   idColumn: string,
+  maxRows = Number.MAX_SAFE_INTEGER,
 ): Promise<{ rows: Record<string, unknown>[]; total: number }> {
   const rowsQuery = applyFilters(base(), query, decl, idColumn).orderBy(query.sort.field, query.sort.order.toLowerCase() as 'asc' | 'desc');
   if (query.sort.field !== idColumn) rowsQuery.orderBy(idColumn, 'asc'); // a stable order across pages
+  const countQuery = () => applyFilters(base(), query, decl, idColumn).clearSelect().clearOrder().count({ n: '*' }).first();
+  const count = async () => Number(((await countQuery()) as { n: string | number } | undefined)?.n ?? 0);
   try {
     if (!query.paged) {
-      const rows = await rowsQuery;
-      return { rows, total: rows.length };
+      const rows = await rowsQuery.limit(Math.min(maxRows, Number.MAX_SAFE_INTEGER - 1) + 1);
+      if (rows.length <= maxRows) return { rows, total: rows.length };
+      return { rows: rows.slice(0, maxRows), total: await count() };
     }
-    const counted = applyFilters(base(), query, decl, idColumn).clearSelect().clearOrder().count({ n: '*' }).first();
-    const [rows, count] = await Promise.all([rowsQuery.offset(query.start).limit(query.end - query.start + 1), counted]);
-    return { rows, total: Number((count as { n: string | number } | undefined)?.n ?? 0) };
+    const size = query.end - query.start + 1;
+    const totals = totalsFor(db);
+    const key = countQuery().toString();
+    const cached = totals.get(key);
+    const [rows, counted] = await Promise.all([
+      rowsQuery.offset(query.start).limit(size),
+      // Counted alongside the page unless a fresh total is known.
+      cached === undefined ? count() : Promise.resolve(undefined),
+    ]);
+    let total: number;
+    if (rows.length > 0 && rows.length < size) total = query.start + rows.length; // the page ends the list: exact
+    else if (counted !== undefined) total = counted;
+    else if (cached !== undefined && cached >= query.start + rows.length && (rows.length > 0 || cached <= query.start)) total = cached;
+    else total = await count(); // the cached total contradicts the page: recount
+    totals.set(key, total);
+    return { rows, total };
   } catch (err) {
     // A filter value the column's type cannot hold (e.g. a_is_enabled: "maybe"): the client's mistake, not ours.
     // PostgreSQL says so with a 22xxx code; PGlite serialises parameters itself and throws "Invalid input for <type> type".

@@ -62,7 +62,8 @@ export function crudRouter(decl: ResourceDeclaration, adapter: CrudAdapter, befo
 
   router.get('/', perm('list'), async (req, res) => {
     const query = parseListQuery(req, decl, idColumn);
-    const { rows, total } = await runList(() => adapter.query(ctx(req).db, req), query, decl, idColumn);
+    const { db, config } = ctx(req);
+    const { rows, total } = await runList(db, () => adapter.query(db, req), query, decl, idColumn, config.listMaxRows);
     sendList(res, decl.name, query, rows.map(serialize), total);
   });
 

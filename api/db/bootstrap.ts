@@ -8,7 +8,7 @@ import { hashPassword } from '../services/passwords.js';
 import { isEmail } from '../../resources/fields.js';
 
 export function openDatabase(config: Config): Knex {
-  return config.databaseUrl ? createKnex({ databaseUrl: config.databaseUrl }) : createKnex({ pgliteDir: path.join(config.dataDir, 'db') });
+  return config.databaseUrl ? createKnex({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax }) : createKnex({ pgliteDir: path.join(config.dataDir, 'db') });
 }
 
 /** Migrates, and writes the permission matrix when the table is empty (later edits by ops are kept). */

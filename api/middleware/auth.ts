@@ -2,8 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { ctx } from '../context.js';
 import { ApiError, notFound, unauthorized } from '../errors.js';
 import { isUuid } from '../../resources/fields.js';
-import { accountRoleOf } from '../../resources/permissions.js';
-import { USER_COLUMNS } from '../services/users.js';
+import { accountRoleOf, PLATFORM_STAFF_ROLES } from '../../resources/permissions.js';
 
 /** Readable cookies the client uses for its first paint (spec 4); the truth stays in the session. */
 export const STATE_COOKIES = ['is_logged_in', 'user_role', 'account_role'] as const;
@@ -12,39 +11,29 @@ export function clearStateCookies(res: Response): void {
   for (const name of STATE_COOKIES) res.clearCookie(name, { path: '/' });
 }
 
-/** Loads the signed-in user (fresh from the database, so a disabled user or a changed role takes effect at once). */
-export const loadUser: RequestHandler = async (req, res, next) => {
-  const userId = req.session?.userId;
-  if (userId) {
-    const user = await ctx(req).db('users').where('u_id', userId).first(USER_COLUMNS);
-    if (user && user.u_is_enabled && user.u_is_verified) req.user = user;
-    else delete req.session.userId;
-  }
-  if (!req.user && req.cookies?.is_logged_in) clearStateCookies(res);
-  next();
-};
-
 export const requireUser: RequestHandler = (req, _res, next) => {
   next(req.user ? undefined : unauthorized());
 };
 
 /**
- * Resolves the account named by :accountId (404 for a malformed or unknown id) and the caller's role in it.
- * A user whose own role is root acts as root in every account; anyone else needs a membership (else 404,
- * exactly like an account that does not exist).
+ * Resolves the account named by :accountId and the caller's role in it, in one query. An account the caller may not
+ * see (not platform staff, not a member) answers 404 exactly like one that does not exist, so no route tells a member
+ * which other accounts exist. A user whose own role is root acts as root in every account.
  */
 export function resolveAccount(param = 'accountId'): RequestHandler {
   return async (req, _res, next) => {
     const id = req.params[param];
-    if (!isUuid(id)) throw notFound('Account not found');
+    if (!isUuid(id) || !req.user) throw notFound('Account not found');
     const { db } = ctx(req);
-    const account = await db('accounts').where('a_id', id).first();
-    if (!account) throw notFound('Account not found');
-    const membership = req.user && req.user.u_role !== 'root'
-      ? await db('account_users').where({ au_accountid: id, au_userid: req.user.u_id }).first('au_role')
-      : undefined;
+    const row = await db('accounts')
+      .leftJoin('account_users', (j) => j.on('au_accountid', 'a_id').andOnVal('au_userid', req.user!.u_id))
+      .where('a_id', id)
+      .first('accounts.*', 'au_role');
+    const staff = PLATFORM_STAFF_ROLES.includes(req.user.u_role);
+    if (!row || (!staff && !row.au_role)) throw notFound('Account not found');
+    const { au_role, ...account } = row;
     req.account = account;
-    req.accountRole = req.user ? accountRoleOf(req.user.u_role, membership?.au_role) : undefined;
+    req.accountRole = accountRoleOf(req.user.u_role, au_role ?? undefined);
     next();
   };
 }

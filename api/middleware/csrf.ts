@@ -5,39 +5,52 @@ import { ApiError } from '../errors.js';
 
 export const CSRF_COOKIE = 'ls.csrf-token';
 export const CSRF_HEADER = 'x-csrf-token';
+/** What a visitor's token is bound to: no session exists before sign-in, so nothing is stored for it. */
+const ANONYMOUS = 'anonymous';
+
+export const csrfInvalid = () => new ApiError(403, 'csrf_invalid', 'The security token is missing or expired; reload the page and try again');
 
 /**
- * Double-submit token bound to the session id (csrf-csrf): the token sits in a readable cookie and must come back
- * in the X-CSRF-Token header of every state-changing call. The session remembers the token it was given, so the
- * cookie is (re)issued only when it is missing or belongs to another session.
+ * Signed double-submit token (csrf-csrf): an HMAC of the session id (or of "anonymous" before sign-in) and a random
+ * value, in a readable cookie that must come back in the X-CSRF-Token header of every state-changing call. A
+ * visitor's token needs no stored session; at sign-in a new token bound to the new session replaces it, so a token
+ * from another session, or a visitor's token after sign-in, is refused.
  */
 export function createCsrf(config: Config) {
   const { generateCsrfToken, validateRequest } = doubleCsrf({
     getSecret: () => config.sessionSecret,
-    getSessionIdentifier: (req) => req.sessionID,
+    getSessionIdentifier: (req) => req.session?.id ?? ANONYMOUS,
     cookieName: CSRF_COOKIE,
     cookieOptions: { sameSite: 'lax', path: '/', secure: config.secureCookies, httpOnly: false },
     getCsrfTokenFromRequest: (req) => req.headers[CSRF_HEADER] as string | undefined,
   });
 
-  /** Issues a fresh token for the current session (after login, the session id changed). */
+  /** Issues a fresh token for the request's current binding (after sign-in or sign-out it changed). */
   function issue(req: Request, res: Response): string {
-    const token = generateCsrfToken(req, res, { overwrite: true });
-    req.session.csrfToken = token;
-    return token;
+    return generateCsrfToken(req, res, { overwrite: true });
   }
 
-  const ensureCookie: RequestHandler = (req, res, next) => {
+  /** True when the header carries a token that matches the cookie and the current session. */
+  const headerValid = (req: Request) => validateRequest(req);
+
+  /** The cookie alone is valid for the current binding (checked as if the page had sent it back). */
+  const cookieValid = (req: Request) => {
     const cookie = req.cookies?.[CSRF_COOKIE];
-    if (!cookie || cookie !== req.session.csrfToken) issue(req, res);
+    if (typeof cookie !== 'string' || !cookie) return false;
+    const probe = Object.create(req) as Request;
+    Object.defineProperty(probe, 'headers', { value: { ...req.headers, [CSRF_HEADER]: cookie } });
+    return validateRequest(probe);
+  };
+
+  const ensureCookie: RequestHandler = (req, res, next) => {
+    if (!cookieValid(req)) issue(req, res);
     next();
   };
 
-  const protect: RequestHandler = (req, res, next) => {
+  const protect: RequestHandler = (req, _res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
-    if (validateRequest(req)) return next();
-    next(new ApiError(403, 'csrf_invalid', 'The security token is missing or expired; reload the page and try again'));
+    next(headerValid(req) ? undefined : csrfInvalid());
   };
 
-  return { ensureCookie, protect, issue };
+  return { ensureCookie, protect, issue, headerValid };
 }

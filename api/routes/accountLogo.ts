@@ -1,9 +1,8 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { ctx } from '../context.js';
-import { ApiError, notFound, validate } from '../errors.js';
-import { requirePermission, requireUser } from '../middleware/auth.js';
-import { isUuid } from '../../resources/fields.js';
+import { ApiError, validate } from '../errors.js';
+import { requirePermission, requireUser, resolveAccount } from '../middleware/auth.js';
 import { LOGO_MAX_BYTES, logoUrl } from '../../resources/files.js';
 import { storageOf } from '../storage/index.js';
 import { LOGOS_PATH, logoKey } from '../storage/keys.js';
@@ -11,13 +10,7 @@ import { allowedFor, detectType, SNIFF_BYTES } from '../storage/fileTypes.js';
 
 const hasLogoBody = z.object({ a_has_logo: z.boolean({ error: 'error_invalid_value' }).default(true) });
 
-async function account(req: Request) {
-  const id = String(req.params.accountId);
-  if (!isUuid(id)) throw notFound('Account not found');
-  const row = await ctx(req).db('accounts').where('a_id', id.toLowerCase()).first();
-  if (!row) throw notFound('Account not found');
-  return row;
-}
+const account = (req: Request) => req.account!;
 
 function serialize(row: Record<string, unknown>) {
   return { ...row, id: row.a_id, logo_url: row.a_has_logo ? logoUrl(String(row.a_id)) : null };
@@ -34,10 +27,10 @@ export function logoMaxBytes(maxFileBytes: number): number {
  */
 export function accountLogoRouter(): Router {
   const r = Router({ mergeParams: true });
-  const gate = [requireUser, requirePermission('entry_accounts', 'update')];
+  const gate = [requireUser, resolveAccount(), requirePermission('entry_accounts', 'update')];
 
   r.get('/uploadurl/logo', ...gate, async (req, res) => {
-    const a = await account(req);
+    const a = account(req);
     const context = ctx(req);
     const maxBytes = logoMaxBytes(context.config.storage.maxFileBytes);
     const url = await storageOf(context).signUpload(logoKey(a.a_id), {
@@ -49,7 +42,7 @@ export function accountLogoRouter(): Router {
 
   /** Body {a_has_logo: true} (the default) after the upload: checks the stored image; false removes the logo. */
   r.put('/haslogo', ...gate, async (req, res) => {
-    const a = await account(req);
+    const a = account(req);
     const { a_has_logo } = validate(hasLogoBody, req.body);
     const context = ctx(req);
     const storage = storageOf(context);

@@ -33,7 +33,7 @@ export function accountUsersRouter() {
       db('users')
         .select(USER_COLUMNS)
         .whereNotExists(db('account_users').select(db.raw('1')).whereRaw('au_userid = users.u_id').andWhere('au_accountid', req.account!.a_id));
-    const { rows, total } = await runList(base, query, users, 'u_id');
+    const { rows, total } = await runList(db, base, query, users, 'u_id', ctx(req).config.listMaxRows);
     sendList(res, 'users', query, rows.map((r) => ({ ...r, id: r.u_id })), total);
   });
 

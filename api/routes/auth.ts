@@ -2,12 +2,13 @@ import { Router, type Request, type Response } from 'express';
 import { ctx, type AppContext } from '../context.js';
 import { ApiError, fieldErrors, validate } from '../errors.js';
 import { clearStateCookies, requireUser } from '../middleware/auth.js';
-import { SESSION_COOKIE, SIGNED_IN_TTL_MS } from '../middleware/session.js';
+import { endSession, endSessions, SIGNED_IN_TTL_MS, startSession } from '../middleware/session.js';
+import { csrfInvalid } from '../middleware/csrf.js';
 import { emailOnlySchema, loginSchema, resetPasswordSchema } from '../../resources/auth.js';
 import { ROLE_RANK, type Role } from '../../resources/permissions.js';
 import { needsRehash, hashPassword, verifyPassword } from '../services/passwords.js';
 import { consumeToken, createToken, findToken, isValidToken } from '../services/tokens.js';
-import { endSessions, findUserByEmail, sendReset, sendVerification, USER_COLUMNS } from '../services/users.js';
+import { findUserByEmail, sendReset, sendVerification, USER_COLUMNS } from '../services/users.js';
 
 export const GUEST_TOKEN_HEADER = 'x-guest-token';
 
@@ -52,8 +53,6 @@ function setStateCookies(req: Request, res: Response, role: string, accountRole:
   res.cookie('account_role', accountRole, opts);
 }
 
-const regenerate = (req: Request) => new Promise<void>((resolve, reject) => req.session.regenerate((e) => (e ? reject(e) : resolve())));
-const destroy = (req: Request) => new Promise<void>((resolve) => req.session.destroy(() => resolve()));
 
 export function authRouter(): Router {
   const router = Router();
@@ -82,10 +81,7 @@ export function authRouter(): Router {
     await app.limiter.reset(emailKey);
     if (needsRehash(user.u_password)) await app.db('users').where('u_id', user.u_id).update({ u_password: await hashPassword(u_password) });
 
-    await regenerate(req); // a new session id on login (no fixation)
-    req.session.userId = user.u_id;
-    req.session.loginAt = Date.now();
-    req.session.cookie.maxAge = SIGNED_IN_TTL_MS;
+    await startSession(req, res, user.u_id, { loginAt: Date.now() }); // a new session id on login (no fixation)
     app.issueCsrf(req, res);
     const body = await sessionBody(app, user.u_id);
     setStateCookies(req, res, user.u_role, highestRole(body.accounts.map((a: { au_role: string }) => a.au_role)) || 'none');
@@ -93,12 +89,18 @@ export function authRouter(): Router {
   });
 
   const logout = async (req: Request, res: Response) => {
-    await destroy(req);
-    res.clearCookie(SESSION_COOKIE, { path: '/' });
+    await endSession(req, res);
     clearStateCookies(res);
+    ctx(req).issueCsrf(req, res); // a visitor's token again
     res.json({ code: 'ok' });
   };
-  router.get('/logout', logout);
+  // GET (spec 7) changes state, so it is accepted only from our own pages: the browser says so (Fetch Metadata), or
+  // the call carries the CSRF header. A cross-site link or image cannot sign anyone out. POST goes through the CSRF check.
+  router.get('/logout', (req, res, next) => {
+    const site = req.get('sec-fetch-site');
+    if (site === 'same-origin' || site === 'none' || ctx(req).csrfHeaderValid(req)) return logout(req, res);
+    next(csrfInvalid());
+  });
   router.post('/logout', logout);
 
   router.get('/me', requireUser, async (req, res) => {

@@ -3,7 +3,8 @@ import { crudRouter } from '../crud/router.js';
 import { ctx } from '../context.js';
 import { ApiError } from '../errors.js';
 import { users, userSchemas } from '../../resources/users.js';
-import { assertEmailFree, createUser, emailWrite, endSessions, USER_COLUMNS, type NewUser } from '../services/users.js';
+import { assertEmailFree, createUser, emailWrite, USER_COLUMNS, type NewUser } from '../services/users.js';
+import { endSessions } from '../middleware/session.js';
 import { hashPassword } from '../services/passwords.js';
 
 /** /users: the entry admin's user management (entry_users). */
@@ -27,7 +28,7 @@ export function usersRouter() {
       }
       guardSelf(req, id, patch);
       await emailWrite(trx('users').where('u_id', id).update({ ...patch, u_updated_at: trx.fn.now() }));
-      if (patch.u_password || patch.u_is_enabled === false) await endSessions(trx, id, id === req.user!.u_id ? req.sessionID : undefined);
+      if (patch.u_password || patch.u_is_enabled === false) await endSessions(trx, id, id === req.user!.u_id ? req.session?.id : undefined);
     },
     async remove(trx, id, req) {
       if (id === req.user!.u_id) throw new ApiError(409, 'cannot_delete_self', 'You cannot delete your own user');

@@ -8,10 +8,19 @@ import { can, grantsOf, matrixFromRows, PERMISSIONS, type Matrix } from '../../r
 export class PermissionStore {
   private matrix: Matrix = PERMISSIONS;
   private loadedAt = 0;
+  /** The read in flight: every request that finds the cache expired waits for this one read (single flight). */
+  private loading?: Promise<void>;
 
   constructor(private db: Knex, private ttlMs = 30_000) {}
 
-  async refresh(): Promise<void> {
+  refresh(): Promise<void> {
+    this.loading ??= this.load().finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  private async load(): Promise<void> {
     const rows = await this.db('permission_grants').select('pg_role', 'pg_group', 'pg_bits');
     // An empty table (not seeded yet) falls back to the code's matrix rather than locking everyone out.
     this.matrix = rows.length ? matrixFromRows(rows) : PERMISSIONS;

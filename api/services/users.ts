@@ -114,10 +114,3 @@ export async function sendReset(app: AppContext, user: MailUser, token: string):
     app.log(`mail: could not send resetpassword to ${user.u_email}: ${(err as Error).message}`);
   }
 }
-
-/** Ends every session of a user except `keepSid` (after a password change or reset). */
-export async function endSessions(db: Knex, userId: string, keepSid?: string): Promise<void> {
-  const q = db('sessions').whereRaw(`(sess::jsonb ->> 'userId') = ?`, [userId]);
-  if (keepSid) q.whereNot('sid', keepSid);
-  await q.del();
-}

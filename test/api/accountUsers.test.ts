@@ -128,7 +128,8 @@ describeEachDb('entry API: /accounts/:id/users (members)', (kind) => {
   it('unlinked: 401 without a session, 403 for other roles, 404 for unknown or malformed accounts', async () => {
     const f = await fixture();
     expect((await t.client().get(`${members(f.a)}/unlinked`)).status).toBe(401);
-    for (const c of [superadmin, admin, member]) expect((await c.get(`${members(f.a)}/unlinked`)).status).toBe(403);
+    for (const c of [superadmin, admin]) expect((await c.get(`${members(f.a)}/unlinked`)).status).toBe(403);
+    expect((await member.get(`${members(f.a)}/unlinked`)).status).toBe(404); // not its account: as if it did not exist
     for (const id of [MISSING, 'x']) expect((await root.get(`${members(id)}/unlinked`)).status).toBe(404);
   });
 
@@ -193,11 +194,12 @@ describeEachDb('entry API: /accounts/:id/users (members)', (kind) => {
     const noCsrf = await root.post(members(f.a), body, { csrf: false });
     expect(noCsrf.status).toBe(403);
     expect(noCsrf.body.code).toBe('csrf_invalid');
-    for (const c of [superadmin, admin, member]) {
+    for (const c of [superadmin, admin]) {
       const res = await c.post(members(f.a), body);
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('forbidden');
     }
+    expect((await member.post(members(f.a), body)).status).toBe(404); // not its account
     for (const id of [MISSING, 'bad-id']) expect((await root.post(members(id), body)).status).toBe(404);
     expect(await linkCount()).toBe(before);
   });
@@ -239,7 +241,8 @@ describeEachDb('entry API: /accounts/:id/users (members)', (kind) => {
     expect((await root.get(`${members(MISSING)}/${f.ann.u_id}`)).status).toBe(404);
     expect((await root.get(`${members(f.b)}/${f.ann.u_id}`)).status).toBe(404);
     expect((await t.client().get(`${members(f.a)}/${f.ann.u_id}`)).status).toBe(401);
-    for (const c of [superadmin, admin, member]) expect((await c.get(`${members(f.a)}/${f.ann.u_id}`)).status).toBe(403);
+    for (const c of [superadmin, admin]) expect((await c.get(`${members(f.a)}/${f.ann.u_id}`)).status).toBe(403);
+    expect((await member.get(`${members(f.a)}/${f.ann.u_id}`)).status).toBe(404); // not its account
   });
 
   // ---- update --------------------------------------------------------------------------------------------------
@@ -276,7 +279,8 @@ describeEachDb('entry API: /accounts/:id/users (members)', (kind) => {
     const noCsrf = await root.put(`${members(f.a)}/${f.bob.u_id}`, { au_role: 'admin' }, { csrf: false });
     expect(noCsrf.status).toBe(403);
     expect(noCsrf.body.code).toBe('csrf_invalid');
-    for (const c of [superadmin, admin, member]) expect((await c.put(`${members(f.a)}/${f.bob.u_id}`, { au_role: 'admin' })).status).toBe(403);
+    for (const c of [superadmin, admin]) expect((await c.put(`${members(f.a)}/${f.bob.u_id}`, { au_role: 'admin' })).status).toBe(403);
+    expect((await member.put(`${members(f.a)}/${f.bob.u_id}`, { au_role: 'admin' })).status).toBe(404); // not its account
     const other = await root.put(`${members(f.a)}/${f.bea.u_id}`, { au_role: 'admin' });
     expect(other.status).toBe(404);
     for (const id of [MISSING, 'x']) expect((await root.put(`${members(f.a)}/${id}`, { au_role: 'admin' })).status).toBe(404);
@@ -308,7 +312,8 @@ describeEachDb('entry API: /accounts/:id/users (members)', (kind) => {
     const noCsrf = await root.delete(`${members(f.a)}/${f.bob.u_id}`, { csrf: false });
     expect(noCsrf.status).toBe(403);
     expect(noCsrf.body.code).toBe('csrf_invalid');
-    for (const c of [superadmin, admin, member]) expect((await c.delete(`${members(f.a)}/${f.bob.u_id}`)).status).toBe(403);
+    for (const c of [superadmin, admin]) expect((await c.delete(`${members(f.a)}/${f.bob.u_id}`)).status).toBe(403);
+    expect((await member.delete(`${members(f.a)}/${f.bob.u_id}`)).status).toBe(404); // not its account
     const other = await root.delete(`${members(f.a)}/${f.bea.u_id}`);
     expect(other.status).toBe(404);
     expect(other.body.code).toBe('not_found');

@@ -23,6 +23,7 @@ const en = {
   error_unknown_login: 'Unknown email and password combination',
   error_not_logged_in: 'Please log in',
   error_csrf_invalid: 'The security token expired; please try again',
+  error_database_unavailable: 'The service is briefly unavailable; please try again in a moment',
   error_guest_token_invalid: 'The page has expired, please reload it and try again',
   error_invalid_token: 'This link is invalid or has expired',
   error_already_verified: 'This e-mail address is already verified',

@@ -36,6 +36,7 @@ const nl: Messages = {
   error_unknown_login: 'Onbekende combinatie van e-mailadres en wachtwoord',
   error_not_logged_in: 'Log in om verder te gaan',
   error_csrf_invalid: 'Het beveiligingstoken is verlopen; probeer het opnieuw',
+  error_database_unavailable: 'De dienst is even niet beschikbaar; probeer het zo opnieuw',
   error_guest_token_invalid: 'De pagina is verlopen, laad haar opnieuw en probeer het nog eens',
   error_invalid_token: 'Deze link is ongeldig of verlopen',
   error_already_verified: 'Dit e-mailadres is al bevestigd',

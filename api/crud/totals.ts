@@ -1,0 +1,51 @@
+import type { Knex } from 'knex';
+
+/**
+ * The totals of paged lists (Content-Range), reused across pages of the same filter so that count(*) does not
+ * dominate a page's cost. A total is reused only while fresh: at most TTL_MS old, and no write has gone through this
+ * process's database handle since (every INSERT, UPDATE or DELETE it runs moves the write epoch). Writes made by
+ * another process show in totals within TTL_MS. The list itself never comes from here, only the number.
+ */
+export const TOTAL_TTL_MS = 5000;
+const MAX_ENTRIES = 2000;
+const WRITE_RE = /^\s*(with\b[\s\S]*\b)?(insert|update|delete|truncate|merge)\b/i;
+
+interface Entry {
+  total: number;
+  epoch: number;
+  at: number;
+}
+
+class TotalCache {
+  epoch = 0;
+  entries = new Map<string, Entry>();
+
+  constructor(db: Knex) {
+    db.on('query', (q: { sql?: string }) => {
+      if (q.sql && WRITE_RE.test(q.sql)) this.epoch++;
+    });
+  }
+
+  get(key: string): number | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    if (e.epoch !== this.epoch || Date.now() - e.at > TOTAL_TTL_MS) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return e.total;
+  }
+
+  set(key: string, total: number): void {
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(key, { total, epoch: this.epoch, at: Date.now() });
+  }
+}
+
+const caches = new WeakMap<Knex, TotalCache>();
+
+export function totalsFor(db: Knex): TotalCache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new TotalCache(db)));
+  return cache;
+}

@@ -121,6 +121,6 @@ export async function endSessions(db: Knex, userId: string, keepSessionId?: stri
   await q.del();
 }
 
-export async function pruneSessions(db: Knex): Promise<number> {
-  return db('sessions').where('s_expires_at', '<=', db.fn.now()).del();
+export async function pruneSessions(db: Knex): Promise<void> {
+  await db('sessions').where('s_expires_at', '<=', db.fn.now()).del();
 }

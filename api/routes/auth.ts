@@ -7,7 +7,8 @@ import { csrfInvalid } from '../middleware/csrf.js';
 import { emailOnlySchema, loginSchema, resetPasswordSchema } from '../../resources/auth.js';
 import { ROLE_RANK, type Role } from '../../resources/permissions.js';
 import { needsRehash, hashPassword, verifyPassword } from '../services/passwords.js';
-import { consumeToken, createToken, findToken, isValidToken } from '../services/tokens.js';
+import { consumeToken, createToken, findToken } from '../services/tokens.js';
+import { createGuestToken, isValidGuestToken } from '../services/guestTokens.js';
 import { findUserByEmail, sendReset, sendVerification, USER_COLUMNS } from '../services/users.js';
 
 export const GUEST_TOKEN_HEADER = 'x-guest-token';
@@ -113,12 +114,13 @@ export function authRouter(): Router {
 
   router.get('/guest-token', async (req, res) => {
     // settings: the reset page checks the password length before sending (spec 5).
-    res.json({ code: 'ok', token: await createToken(ctx(req).db, 'guest', null), settings: { passwordMinLength: ctx(req).config.passwordMinLength } });
+    const { config } = ctx(req);
+    res.json({ code: 'ok', token: createGuestToken(config.sessionSecret), settings: { passwordMinLength: config.passwordMinLength } });
   });
 
   router.put('/reset-password', async (req, res) => {
     const app = ctx(req);
-    if (!(await isValidToken(app.db, 'guest', req.get(GUEST_TOKEN_HEADER))))
+    if (!isValidGuestToken(app.config.sessionSecret, req.get(GUEST_TOKEN_HEADER)))
       throw new ApiError(403, 'guest_token_invalid', 'The page has expired, please reload it and try again');
     const body = validate(resetPasswordSchema(app.config.passwordMinLength), req.body);
     const token = await consumeToken(app.db, 'reset', body.token);

@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 
-export type TokenType = 'verify' | 'reset' | 'guest';
+export type TokenType = 'verify' | 'reset';
 
-/** Lifetimes: verification 48 h, reset 1 h, guest (reset page) 1 h. */
-export const TOKEN_TTL_SECONDS: Record<TokenType, number> = { verify: 48 * 3600, reset: 3600, guest: 3600 };
+/** Lifetimes: verification 48 h, reset 1 h. */
+export const TOKEN_TTL_SECONDS: Record<TokenType, number> = { verify: 48 * 3600, reset: 3600 };
 
 export function hashToken(raw: string): string {
   return crypto.createHash('sha256').update(raw).digest('hex');
@@ -46,12 +46,6 @@ export async function consumeToken(db: Knex, type: TokenType, raw: string): Prom
 export async function findToken(db: Knex, type: TokenType, raw: string): Promise<TokenRow | null> {
   if (typeof raw !== 'string' || raw.length < 16 || raw.length > 200) return null;
   return (await db('tokens').where({ t_type: type, t_hash: hashToken(raw) }).first()) ?? null;
-}
-
-export async function isValidToken(db: Knex, type: TokenType, raw: string | undefined): Promise<boolean> {
-  if (!raw) return false;
-  const row = await findToken(db, type, raw);
-  return !!row && !row.t_used_at && new Date(row.t_expires_at).getTime() > Date.now();
 }
 
 export async function pruneTokens(db: Knex): Promise<void> {

@@ -51,6 +51,7 @@ export async function signedInRoles(t: TestApp): Promise<Roles> {
 
 export interface TestApp {
   kind: DbKind;
+  app: import('express').Express;
   db: Knex;
   config: Config;
   context: AppContext;
@@ -84,6 +85,7 @@ export async function startApp(kind: DbKind, overrides: Partial<Config> = {}): P
   let n = 0;
   const t: TestApp = {
     kind,
+    app,
     db: testDb.db,
     config,
     context,

@@ -4,6 +4,9 @@ import { ensureRootUser, openDatabase, prepareDatabase } from './db/bootstrap.js
 import { pruneTokens } from './services/tokens.js';
 import { pruneSessions } from './middleware/session.js';
 
+// A stray rejection (a library's un-awaited promise) is logged; the process keeps serving rather than dying.
+process.on('unhandledRejection', (reason) => console.error('unhandled rejection:', reason));
+
 const config = loadConfig();
 const db = openDatabase(config);
 await prepareDatabase(db);

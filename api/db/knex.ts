@@ -8,14 +8,20 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 export const migrationsDir = path.join(root, 'migrations');
 export const seedsDir = path.join(root, 'seeds');
 
-export type DbTarget = { databaseUrl: string; poolMax?: number } | { pgliteDir: string } | { memory: true };
+export type DbTarget = ({ databaseUrl: string; poolMax?: number } | { pgliteDir: string } | { memory: true }) & {
+  /** Where knex's own warnings go (connection errors during an outage, …); default the console. */
+  log?: (message: string) => void;
+};
 
 /**
  * PostgreSQL when a URL is given, otherwise PGlite (file-backed, or in memory for tests).
  * Both speak the same SQL, so one set of migrations serves both.
  */
 export function createKnex(target: DbTarget): Knex {
+  const say = target.log ?? ((m: string) => console.warn(m));
+  const text = (m: unknown) => (m instanceof Error ? m.message : typeof m === 'string' ? m : JSON.stringify(m));
   const common: Knex.Config = {
+    log: { warn: (m) => say(`knex: ${text(m)}`), error: (m) => say(`knex: ${text(m)}`), deprecate: (m) => say(`knex: ${text(m)}`), debug: () => undefined },
     migrations: { directory: migrationsDir, loadExtensions: ['.ts'], tableName: 'knex_migrations' },
     seeds: { directory: seedsDir, loadExtensions: ['.ts'] },
   };

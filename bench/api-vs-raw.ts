@@ -72,7 +72,7 @@ async function load(base: string, paths: () => string, headers: Record<string, s
     connections: 50,
     duration: Number(values.seconds),
     headers,
-    requests: [{ setupRequest: (r: Record<string, unknown>) => ({ ...r, path: paths() }) }],
+    requests: [{ setupRequest: (r) => ({ ...r, path: paths() }) }],
   });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
 }

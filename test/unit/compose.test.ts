@@ -23,7 +23,7 @@ type Service = {
 /** Registries that serve images to anyone, and on Docker Hub the namespaces known to be maintained. */
 const REGISTRIES = ['docker.io', 'ghcr.io', 'quay.io', 'public.ecr.aws'];
 const DOCKER_HUB_NAMESPACES = ['library', 'chrislusf', 'axllent', 'dxflrs', 'amazon'];
-/** Gone or frozen: MinIO's images (community edition is source-only since 2025), Bitnami's (a paid catalogue since 2025). */
+/** Gone or frozen: MinIO's (off Docker Hub since September 2026, community edition source-only), Bitnami's (paid since 2025). */
 const GONE = [/(^|\/)minio\//, /^docker\.io\/bitnami(legacy)?\//];
 
 /** Why an image reference would not pull a maintained, pinned image; null when it would. */

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import compression from 'compression';
@@ -23,9 +22,9 @@ import { storageRouter } from './routes/storage.js';
 import { storagePublic } from './routes/storagePublic.js';
 import { accountLogoRouter } from './routes/accountLogo.js';
 import { importRouter } from './routes/usersImport.js';
+import { PROJECT_ROOT } from './paths.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const ADMIN_DIST = path.join(ROOT, 'admin', 'dist');
+export const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
 
 export interface AppOptions {
   db: Knex;

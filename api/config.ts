@@ -2,6 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 
+/** Every environment variable the configuration reads (the compose test checks the deployment sets only these). */
+export const CONFIG_VARIABLES: readonly string[] = [
+  'PORT', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_POOL_MAX', 'PUBLIC_URL', 'TRUST_PROXY', 'SESSION_SECRET',
+  'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'PASSWORD_MIN_LENGTH', 'SMTP_URL', 'MAIL_FROM', 'SUPPORT_EMAIL', 'PRIVACY_URL',
+  'LOGIN_LIMIT_PER_EMAIL', 'LOGIN_LIMIT_PER_IP', 'MAIL_LIMIT_PER_EMAIL', 'RATE_LIMIT_WINDOW_SECONDS', 'CSV_MAX_BYTES',
+  'LIST_MAX_ROWS', 'STORAGE_DRIVER', 'STORAGE_MAX_FILE_BYTES', 'STORAGE_SIGNED_URL_TTL', 'S3_ENDPOINT',
+  'S3_PUBLIC_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE',
+  'LOG_LEVEL', 'METRICS_TOKEN', 'METRICS_PORT', 'INTEGRATIONS_ALLOW_PRIVATE',
+];
+
 export interface Config {
   port: number;
   dataDir: string;

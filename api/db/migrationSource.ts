@@ -6,7 +6,8 @@ import { migrationsDir, seedsDir } from './knex.js';
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
-function listTs(dir: string): string[] {
+/** Migration or seed modules: .ts sources under tsx and Vitest, .js in the compiled build (dist/). */
+function listModules(dir: string): string[] {
   return fs
     .readdirSync(dir)
     .filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.d.ts'))
@@ -19,10 +20,11 @@ function listTs(dir: string): string[] {
  */
 export const migrationSource: Knex.MigrationSource<string> = {
   async getMigrations() {
-    return listTs(migrationsDir);
+    return listModules(migrationsDir);
   },
+  // Recorded under the source's name, so the compiled build and tsx agree on what a database has run.
   getMigrationName(name) {
-    return name;
+    return name.replace(/\.js$/, '.ts');
   },
   async getMigration(name) {
     return (await import(pathToFileURL(path.join(migrationsDir, name)).href)) as Migration;
@@ -40,7 +42,7 @@ export async function rollback(db: Knex, all = false): Promise<void> {
 /** Runs seeds in file-name order (NN_name.ts); `only` picks some by name prefix. */
 export async function runSeeds(db: Knex, only?: (name: string) => boolean): Promise<string[]> {
   const ran: string[] = [];
-  for (const file of listTs(seedsDir)) {
+  for (const file of listModules(seedsDir)) {
     if (only && !only(file)) continue;
     const mod = (await import(pathToFileURL(path.join(seedsDir, file)).href)) as { seed: (k: Knex) => Promise<void> };
     await mod.seed(db);

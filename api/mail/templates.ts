@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../paths.js';
 
-const EMAILS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'emails');
+const EMAILS_DIR = path.join(PROJECT_ROOT, 'emails');
 
 /** Templates a preview may ask for; each has emails/<name>.html and emails/<name>.txt. */
 export const TEMPLATES = ['signup', 'resetpassword'] as const;

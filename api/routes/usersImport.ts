@@ -5,7 +5,7 @@ import multer from 'multer';
 import { ctx } from '../context.js';
 import { ApiError } from '../errors.js';
 import { requireUser } from '../middleware/auth.js';
-import { jsonBody, multipartError } from '../middleware/body.js';
+import { multipartError } from '../middleware/body.js';
 import { importUsers, parseUsersCsv } from '../services/usersImport.js';
 import { canImportUsers } from '../../resources/permissions.js';
 
@@ -43,7 +43,7 @@ export function importRouter(): Router {
         });
       }
       if (req.is('text/*')) return express.text({ limit: max, type: 'text/*' })(req, res, next);
-      return jsonBody({ limit: max })(req, res, next);
+      next(); // JSON {csv} was read by the API's own parser (1 MB)
     },
     async (req, res) => {
       const files = (req.files ?? {}) as Record<string, Express.Multer.File[]>;

@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
+import { jsonBody } from './middleware/body.js';
 import { createCsrf } from './middleware/csrf.js';
 import { RateLimiter } from './middleware/rateLimit.js';
 import { sessionMiddleware } from './middleware/session.js';
@@ -90,7 +91,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
     next();
   });
   api.use(csrf.protect);
-  api.use(express.json({ limit: '1mb' }));
+  api.use(jsonBody({ limit: '1mb' }));
   api.use('/auth', authRouter());
   api.get('/users/verify/:token', verifyEmail);
   api.use('/users/import', importRouter());

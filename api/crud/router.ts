@@ -97,16 +97,34 @@ export function crudRouter(decl: ResourceDeclaration, adapter: CrudAdapter, befo
   return router;
 }
 
+/** Past this many values a body is not walked further: the JSON parser's size limit keeps real bodies far below. */
+const MAX_NUL_SCAN_NODES = 1_000_000;
+
 /**
- * PostgreSQL text cannot hold a NUL character (the insert would fail with a 500): a body field containing one is
- * answered 400 validation_failed with that field, before any schema or query sees it.
+ * PostgreSQL text cannot hold a NUL character (the insert would fail with a 500): a body field containing one, in
+ * its value or in any key or string nested within, is answered 400 validation_failed with that field, before any
+ * schema or query sees it. The walk is iterative and bounded, so no nesting depth can overflow the stack.
  */
 export function rejectNulBytes(body: unknown): void {
   if (body === null || typeof body !== 'object') return;
   const fields: Record<string, string> = {};
+  let budget = MAX_NUL_SCAN_NODES;
   for (const [key, value] of Object.entries(body as Row)) {
-    if (typeof value === 'string' ? value.includes('\u0000') : value !== null && typeof value === 'object' && JSON.stringify(value).includes('\\u0000'))
-      fields[key] = 'error_invalid_value';
+    const stack: unknown[] = [value];
+    while (stack.length) {
+      if (--budget < 0) throw new ApiError(413, 'payload_too_large', 'The request body has too many values');
+      const node = stack.pop();
+      if (typeof node === 'string') {
+        if (node.includes('\u0000')) {
+          fields[key] = 'error_invalid_value';
+          break;
+        }
+      } else if (Array.isArray(node)) {
+        for (const item of node) stack.push(item);
+      } else if (node !== null && typeof node === 'object') {
+        for (const [k, v] of Object.entries(node)) stack.push(k, v);
+      }
+    }
   }
   if (Object.keys(fields).length) throw new ApiError(400, 'validation_failed', 'A field contains a character that is not allowed', fields);
 }

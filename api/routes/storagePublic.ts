@@ -148,6 +148,9 @@ async function receive(req: Request, res: Response): Promise<void> {
         ? new ApiError(403, 'signature_expired', 'The upload URL has expired; request a new one')
         : new ApiError(403, 'signature_invalid', 'The upload URL is not valid');
     }
+    // The bytes are stored and served as they arrive: an encoded body would be kept encoded and served as garbage.
+    const encoding = req.headers['content-encoding']?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') throw new ApiError(415, 'unsupported_encoding', 'Upload the file as it is, without a Content-Encoding');
     const maxBytes = verdict.grant.maxBytes;
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > maxBytes) throw new ApiError(413, 'file_too_large', 'The file is too large');

@@ -5,6 +5,7 @@ import multer from 'multer';
 import { ctx } from '../context.js';
 import { ApiError } from '../errors.js';
 import { requireUser } from '../middleware/auth.js';
+import { multipartError } from '../middleware/body.js';
 import { importUsers, parseUsersCsv } from '../services/usersImport.js';
 import { canImportUsers } from '../../resources/permissions.js';
 
@@ -28,7 +29,8 @@ export function importRouter(): Router {
         fs.mkdirSync(dir, { recursive: true });
         const upload = multer({
           storage: multer.diskStorage({ destination: dir }),
-          limits: { fileSize: max, files: 1 },
+          // One file or one csv field; a handful of stray fields is tolerated, a flood of parts is not.
+          limits: { fileSize: max, files: 1, fieldSize: max, fields: 10, parts: 12, fieldNameSize: 100 },
           fileFilter: (_r, file, cb) => {
             if (!/\.csv$/i.test(file.originalname)) cb(new ApiError(400, 'invalid_file_type', 'Please choose a .csv file'));
             else cb(null, true);
@@ -37,11 +39,11 @@ export function importRouter(): Router {
         return upload(req, res, (err?: unknown) => {
           if ((err as { code?: string })?.code === 'LIMIT_FILE_SIZE')
             return next(new ApiError(413, 'file_too_large', `The file is larger than ${Math.round(max / 1024 / 1024)} MB`));
-          next(err as Error | undefined);
+          next(multipartError(err) as Error | undefined);
         });
       }
       if (req.is('text/*')) return express.text({ limit: max, type: 'text/*' })(req, res, next);
-      return express.json({ limit: max })(req, res, next);
+      next(); // JSON {csv} was read by the API's own parser (1 MB)
     },
     async (req, res) => {
       const files = (req.files ?? {}) as Record<string, Express.Multer.File[]>;

@@ -1,10 +1,10 @@
-import { loadConfig } from './config.js';
+import { startupConfig, startupDatabase } from './startup.js';
 import { createApp } from './app.js';
-import { ensureRootUser, openDatabase, prepareDatabase } from './db/bootstrap.js';
+import { ensureRootUser, prepareDatabase } from './db/bootstrap.js';
 import { pruneTokens } from './services/tokens.js';
 
-const config = loadConfig();
-const db = openDatabase(config);
+const config = startupConfig();
+const db = startupDatabase(config, 'server');
 await prepareDatabase(db);
 await ensureRootUser(db, config, (m) => console.log(m));
 const { app, context } = createApp({ db, config });

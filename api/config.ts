@@ -1,16 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { z } from 'zod';
+import { isEmail } from '../resources/fields.js';
 
-/** Every environment variable the configuration reads (the compose test checks the deployment sets only these). */
-export const CONFIG_VARIABLES: readonly string[] = [
-  'PORT', 'DATA_DIR', 'DATABASE_URL', 'DATABASE_POOL_MAX', 'PUBLIC_URL', 'TRUST_PROXY', 'SESSION_SECRET',
-  'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'PASSWORD_MIN_LENGTH', 'SMTP_URL', 'MAIL_FROM', 'SUPPORT_EMAIL', 'PRIVACY_URL',
-  'LOGIN_LIMIT_PER_EMAIL', 'LOGIN_LIMIT_PER_IP', 'MAIL_LIMIT_PER_EMAIL', 'RATE_LIMIT_WINDOW_SECONDS', 'CSV_MAX_BYTES',
-  'LIST_MAX_ROWS', 'STORAGE_DRIVER', 'STORAGE_MAX_FILE_BYTES', 'STORAGE_SIGNED_URL_TTL', 'S3_ENDPOINT',
-  'S3_PUBLIC_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE',
-  'LOG_LEVEL', 'METRICS_TOKEN', 'METRICS_PORT', 'INTEGRATIONS_ALLOW_PRIVATE',
-];
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
   port: number;
@@ -18,8 +13,6 @@ export interface Config {
   databaseUrl?: string;
   /** Largest number of PostgreSQL connections per process (DATABASE_POOL_MAX). */
   databasePoolMax: number;
-  /** Most rows an unpaged list answers (LIST_MAX_ROWS); the rest is told by Content-Range. */
-  listMaxRows: number;
   publicUrl: string;
   sessionSecret: string;
   secureCookies: boolean;
@@ -32,6 +25,8 @@ export interface Config {
   adminPassword?: string;
   trustProxy: boolean;
   csvMaxBytes: number;
+  /** The most rows an unpaged list returns. */
+  listMaxRows: number;
   rateLimit: { loginPerEmail: number; loginPerIp: number; mailPerEmail: number; windowSeconds: number };
   storage: {
     driver: 'local' | 's3';
@@ -39,12 +34,135 @@ export interface Config {
     signedUrlTtlSeconds: number;
     s3: { endpoint?: string; publicEndpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   };
-  logLevel: 'silent' | 'info';
+  /** Bearer token for /metrics; unset with no metricsPort: no metrics. */
+  metricsToken?: string;
+  /** Metrics on their own port (no token), for a scraper on a private network. */
+  metricsPort?: number;
+  logLevel: LogLevel;
+  /** An integration's API URL may be a private or loopback address (off: refused). */
+  integrationsAllowPrivate: boolean;
 }
 
-function int(value: string | undefined, fallback: number): number {
-  const n = value === undefined || value === '' ? NaN : Number(value);
-  return Number.isFinite(n) ? n : fallback;
+/** Every problem found in the environment, one line each; the message is meant to be printed as is. */
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; problem: string }[]) {
+    super(['Invalid configuration:', ...problems.map((p) => `  ${p.variable}: ${p.problem}`)].join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+function fail(ctx: z.RefinementCtx, message: string): never {
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER;
+}
+
+const int = (min: number, max: number) =>
+  z.string().transform((v, ctx) => {
+    const n = /^-?\d+$/.test(v) ? Number(v) : NaN;
+    return Number.isSafeInteger(n) && n >= min && n <= max ? n : fail(ctx, `must be a whole number from ${min} to ${max}`);
+  });
+
+const bool = () =>
+  z.string().transform((v, ctx) => (v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : fail(ctx, 'must be one of 1, 0, true, false')));
+
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.string().transform((v, ctx) => ((values as readonly string[]).includes(v) ? (v as T[number]) : fail(ctx, `must be one of ${values.join(', ')}`)));
+
+const url = (protocols: string[]) =>
+  z.string().transform((v, ctx) => {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(v);
+    } catch {
+      // reported below
+    }
+    if (!parsed || !protocols.includes(parsed.protocol.slice(0, -1))) return fail(ctx, `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`);
+    return v;
+  });
+
+const minLength = (min: number) => z.string().refine((v) => v.length >= min, { message: `must be at least ${min} characters` });
+
+const emailAddress = () => z.string().refine(isEmail, { message: 'must be an e-mail address' });
+
+/** "Name <address>" or a bare address. */
+const mailbox = () => z.string().refine((v) => isEmail(v.match(/<([^<>]+)>$/)?.[1] ?? v), { message: 'must be an e-mail address or Name <address>' });
+
+const HTTP = ['http', 'https'];
+
+/** The environment, variable by variable: '' counts as unset, so a blank line in .env means the default. */
+const envSchema = z.object({
+  PORT: int(0, 65535).default(3000),
+  PUBLIC_URL: url(HTTP).optional(),
+  TRUST_PROXY: bool().default(false),
+  DATABASE_URL: url(['postgres', 'postgresql']).optional(),
+  DATABASE_POOL_MAX: int(1, 1000).default(10),
+  DATA_DIR: z.string().default('./data'),
+  SESSION_SECRET: minLength(16).optional(),
+  ADMIN_EMAIL: emailAddress().optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+  PASSWORD_MIN_LENGTH: int(4, 1024).default(12),
+  SMTP_URL: url(['smtp', 'smtps']).optional(),
+  MAIL_FROM: mailbox().default('Leadstage <no-reply@leadstage.local>'),
+  SUPPORT_EMAIL: emailAddress().default('support@leadstage.local'),
+  PRIVACY_URL: url(HTTP).optional(),
+  LOGIN_LIMIT_PER_EMAIL: int(1, 1_000_000).default(10),
+  LOGIN_LIMIT_PER_IP: int(1, 1_000_000).default(100),
+  MAIL_LIMIT_PER_EMAIL: int(1, 1_000_000).default(5),
+  RATE_LIMIT_WINDOW_SECONDS: int(1, 7 * 24 * 3600).default(15 * 60),
+  CSV_MAX_BYTES: int(1, 1024 ** 3).default(20 * 1024 * 1024),
+  LIST_MAX_ROWS: int(1, 1_000_000).default(10_000),
+  STORAGE_DRIVER: oneOf(['local', 's3']).default('local'),
+  STORAGE_MAX_FILE_BYTES: int(1, 5 * 1024 ** 4).default(200 * 1024 * 1024),
+  // S3 presigned URLs live at most 7 days.
+  STORAGE_SIGNED_URL_TTL: int(1, 7 * 24 * 3600).default(15 * 60),
+  S3_ENDPOINT: url(HTTP).optional(),
+  S3_PUBLIC_ENDPOINT: url(HTTP).optional(),
+  S3_BUCKET: z.string().default('leadstage'),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool().default(false),
+  METRICS_TOKEN: minLength(16).optional(),
+  METRICS_PORT: int(1, 65535).optional(),
+  LOG_LEVEL: oneOf(LOG_LEVELS).default('info'),
+  INTEGRATIONS_ALLOW_PRIVATE: bool().default(false),
+});
+
+type Env = z.output<typeof envSchema>;
+
+/** Every environment variable the configuration reads. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
+// Values never echoed back in an error message.
+const SECRETS = new Set(['DATABASE_URL', 'SESSION_SECRET', 'ADMIN_PASSWORD', 'SMTP_URL', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'METRICS_TOKEN']);
+
+/** Checks that involve two variables, on the values that parsed. */
+function crossChecks(env: Partial<Env>): { variable: string; problem: string }[] {
+  const problems: { variable: string; problem: string }[] = [];
+  const min = env.PASSWORD_MIN_LENGTH;
+  if (env.ADMIN_PASSWORD !== undefined && min !== undefined && env.ADMIN_PASSWORD.length < min)
+    problems.push({ variable: 'ADMIN_PASSWORD', problem: `must be at least PASSWORD_MIN_LENGTH (${min}) characters` });
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT === env.PORT) problems.push({ variable: 'METRICS_PORT', problem: 'must differ from PORT' });
+  return problems;
+}
+
+/** Parses every variable, collecting all problems before throwing one ConfigError. */
+function parseEnv(env: NodeJS.ProcessEnv): Env {
+  const values: Record<string, unknown> = {};
+  const problems: { variable: string; problem: string }[] = [];
+  for (const [name, schema] of Object.entries(envSchema.shape)) {
+    const raw = env[name] === '' ? undefined : env[name];
+    const result = (schema as z.ZodType).safeParse(raw);
+    if (result.success) {
+      values[name] = result.data;
+    } else {
+      const got = SECRETS.has(name) ? '' : ` (got ${JSON.stringify(raw)})`;
+      for (const issue of result.error.issues) problems.push({ variable: name, problem: `${issue.message}${got}` });
+    }
+  }
+  problems.push(...crossChecks(values as Partial<Env>));
+  if (problems.length) throw new ConfigError(problems);
+  return values as Env;
 }
 
 /** A secret kept in data/ so sessions survive restarts when SESSION_SECRET is unset. */
@@ -60,50 +178,54 @@ function persistentSecret(dataDir: string): string {
   }
 }
 
+/** The configuration from `env`; throws a ConfigError listing every invalid variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const dataDir = path.resolve(env.DATA_DIR || './data');
-  const port = int(env.PORT, 3000);
-  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '');
+  const e = parseEnv(env);
+  const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const config: Config = {
-    port,
+    port: e.PORT,
     dataDir,
-    databaseUrl: env.DATABASE_URL || undefined,
-    databasePoolMax: int(env.DATABASE_POOL_MAX, 10),
-    listMaxRows: int(env.LIST_MAX_ROWS, 10000),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
     publicUrl,
-    sessionSecret: env.SESSION_SECRET || overrides.sessionSecret || persistentSecret(dataDir),
+    sessionSecret: e.SESSION_SECRET || overrides.sessionSecret || persistentSecret(dataDir),
     secureCookies: publicUrl.startsWith('https://'),
-    passwordMinLength: int(env.PASSWORD_MIN_LENGTH, 12),
-    smtpUrl: env.SMTP_URL || undefined,
-    mailFrom: env.MAIL_FROM || 'Leadstage <no-reply@leadstage.local>',
-    supportEmail: env.SUPPORT_EMAIL || 'support@leadstage.local',
-    privacyUrl: env.PRIVACY_URL || `${publicUrl}/privacy`,
-    adminEmail: env.ADMIN_EMAIL || undefined,
-    adminPassword: env.ADMIN_PASSWORD || undefined,
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
-    csvMaxBytes: int(env.CSV_MAX_BYTES, 20 * 1024 * 1024),
+    passwordMinLength: e.PASSWORD_MIN_LENGTH,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    supportEmail: e.SUPPORT_EMAIL,
+    privacyUrl: e.PRIVACY_URL ?? `${publicUrl}/privacy`,
+    adminEmail: e.ADMIN_EMAIL,
+    adminPassword: e.ADMIN_PASSWORD,
+    trustProxy: e.TRUST_PROXY,
+    csvMaxBytes: e.CSV_MAX_BYTES,
+    listMaxRows: e.LIST_MAX_ROWS,
     rateLimit: {
-      loginPerEmail: int(env.LOGIN_LIMIT_PER_EMAIL, 10),
-      loginPerIp: int(env.LOGIN_LIMIT_PER_IP, 100),
-      mailPerEmail: int(env.MAIL_LIMIT_PER_EMAIL, 5),
-      windowSeconds: int(env.RATE_LIMIT_WINDOW_SECONDS, 15 * 60),
+      loginPerEmail: e.LOGIN_LIMIT_PER_EMAIL,
+      loginPerIp: e.LOGIN_LIMIT_PER_IP,
+      mailPerEmail: e.MAIL_LIMIT_PER_EMAIL,
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     },
     storage: {
-      driver: env.STORAGE_DRIVER === 's3' ? 's3' : 'local',
-      maxFileBytes: int(env.STORAGE_MAX_FILE_BYTES, 200 * 1024 * 1024),
-      signedUrlTtlSeconds: int(env.STORAGE_SIGNED_URL_TTL, 15 * 60),
+      driver: e.STORAGE_DRIVER,
+      maxFileBytes: e.STORAGE_MAX_FILE_BYTES,
+      signedUrlTtlSeconds: e.STORAGE_SIGNED_URL_TTL,
       s3: {
-        endpoint: env.S3_ENDPOINT || undefined,
+        endpoint: e.S3_ENDPOINT,
         // The address browsers reach the store at, for presigned URLs (default: S3_ENDPOINT).
-        publicEndpoint: env.S3_PUBLIC_ENDPOINT || undefined,
-        bucket: env.S3_BUCKET || 'leadstage',
-        region: env.S3_REGION || 'us-east-1',
-        accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
-        secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
-        forcePathStyle: env.S3_FORCE_PATH_STYLE === '1' || env.S3_FORCE_PATH_STYLE === 'true',
+        publicEndpoint: e.S3_PUBLIC_ENDPOINT,
+        bucket: e.S3_BUCKET,
+        region: e.S3_REGION,
+        accessKeyId: e.S3_ACCESS_KEY_ID,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE,
       },
     },
-    logLevel: env.LOG_LEVEL === 'silent' ? 'silent' : 'info',
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
+    logLevel: e.LOG_LEVEL,
+    integrationsAllowPrivate: e.INTEGRATIONS_ALLOW_PRIVATE,
   };
   return { ...config, ...overrides };
 }

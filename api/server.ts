@@ -1,14 +1,14 @@
-import { loadConfig } from './config.js';
+import { startupConfig, startupDatabase } from './startup.js';
 import { createApp } from './app.js';
-import { ensureRootUser, openDatabase, prepareDatabase } from './db/bootstrap.js';
+import { ensureRootUser, prepareDatabase } from './db/bootstrap.js';
 import { pruneTokens } from './services/tokens.js';
 import { pruneSessions } from './middleware/session.js';
 
 // A stray rejection (a library's un-awaited promise) is logged; the process keeps serving rather than dying.
 process.on('unhandledRejection', (reason) => console.error('unhandled rejection:', reason));
 
-const config = loadConfig();
-const db = openDatabase(config);
+const config = startupConfig();
+const db = startupDatabase(config, 'server');
 await prepareDatabase(db);
 await ensureRootUser(db, config, (m) => console.log(m));
 const { app, context } = createApp({ db, config });

@@ -1,39 +1,25 @@
-// npm run user:create -- --email E --password P [--role root|superadmin|admin|member] [--first F] [--last L]
-import { parseArgs } from 'node:util';
-import { loadConfig } from '../api/config.js';
-import { openDatabase, prepareDatabase, upsertUser } from '../api/db/bootstrap.js';
-import { isRole } from '../resources/permissions.js';
+// npm run user:create -- --email E [--password P] [--role root|superadmin|admin|member] [--first F] [--last L]
+import { openDatabase, prepareDatabase } from '../api/db/bootstrap.js';
+import { lockDatabase, startupConfig } from '../api/startup.js';
+import { runCli } from './lib/cli.js';
+import { readPassword } from './lib/prompt.js';
+import { USER_CREATE_USAGE, checkPassword, parseUserCreateArgs, userCreate } from './lib/userCreate.js';
 
-const { values } = parseArgs({
-  options: {
-    email: { type: 'string' },
-    password: { type: 'string' },
-    role: { type: 'string', default: 'member' },
-    first: { type: 'string', default: '' },
-    last: { type: 'string', default: '' },
-  },
+await runCli(async () => {
+  const options = parseUserCreateArgs(process.argv.slice(2));
+  if (!options) return console.log(USER_CREATE_USAGE);
+  const config = startupConfig();
+  const check = (password: string) => checkPassword(password, config.passwordMinLength);
+  if (options.password !== undefined) check(options.password);
+  // The lock before the prompt (no typing a password for a database in use), the database after it: PGlite
+  // starting in the background would hold the terminal.
+  lockDatabase(config, 'user:create');
+  const password = options.password ?? (await readPassword(check));
+  const db = openDatabase(config);
+  try {
+    await prepareDatabase(db);
+    console.log(await userCreate(db, { ...options, password }, config.passwordMinLength));
+  } finally {
+    await db.destroy();
+  }
 });
-if (!values.email || !values.password) {
-  console.error('usage: npm run user:create -- --email E --password P [--role root|superadmin|admin|member] [--first F] [--last L]');
-  process.exit(2);
-}
-if (!isRole(values.role)) {
-  console.error(`unknown role ${values.role}: use root, superadmin, admin or member`);
-  process.exit(2);
-}
-if (values.password.length < 4) {
-  console.error('the password needs at least 4 characters');
-  process.exit(2);
-}
-const config = loadConfig();
-const db = openDatabase(config);
-try {
-  await prepareDatabase(db);
-  const { user, created } = await upsertUser(db, { email: values.email, password: values.password, role: values.role, firstName: values.first, lastName: values.last });
-  console.log(`${created ? 'created' : 'updated'} ${values.role} user ${user.u_email} (${user.u_id})`);
-} catch (err) {
-  console.error((err as Error).message);
-  process.exitCode = 1;
-} finally {
-  await db.destroy();
-}

@@ -7,8 +7,13 @@ import { migrateLatest, runSeeds } from './migrationSource.js';
 import { hashPassword } from '../services/passwords.js';
 import { isEmail } from '../../resources/fields.js';
 
+/** Where PGlite keeps the database of this configuration. */
+export function pgliteDir(config: Config): string {
+  return path.join(config.dataDir, 'db');
+}
+
 export function openDatabase(config: Config): Knex {
-  return config.databaseUrl ? createKnex({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax }) : createKnex({ pgliteDir: path.join(config.dataDir, 'db') });
+  return config.databaseUrl ? createKnex({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax }) : createKnex({ pgliteDir: pgliteDir(config) });
 }
 
 /** Migrates, and writes the permission matrix when the table is empty (later edits by ops are kept). */
@@ -21,31 +26,40 @@ export async function prepareDatabase(db: Knex): Promise<void> {
 export interface CreatedUser {
   u_id: string;
   u_email: string;
+  u_role: string;
 }
 
-/** Creates (or, with `update`, re-keys) a verified, enabled user with a password: the CLI and first start. */
+/**
+ * Creates a verified, enabled user with a password, or re-keys an existing one (matched by e-mail, any case):
+ * the CLI and first start. Without `role` an existing user keeps theirs and a new one is a member; names given
+ * replace the stored ones.
+ */
 export async function upsertUser(
   db: Knex,
-  input: { email: string; password: string; role: string; firstName?: string; lastName?: string },
-): Promise<{ user: CreatedUser; created: boolean }> {
+  input: { email: string; password: string; role?: string; firstName?: string; lastName?: string },
+): Promise<{ user: CreatedUser; created: boolean; previousRole?: string }> {
   if (!isEmail(input.email)) throw new Error(`Not a valid e-mail address: ${input.email}`);
   const hash = await hashPassword(input.password);
-  const existing = await db('users').whereRaw('lower(u_email) = ?', [input.email.toLowerCase()]).first('u_id', 'u_email');
+  const existing = await db('users').whereRaw('lower(u_email) = ?', [input.email.toLowerCase()]).first('u_id', 'u_email', 'u_role');
   if (existing) {
-    await db('users').where('u_id', existing.u_id).update({ u_password: hash, u_role: input.role, u_is_verified: true, u_is_enabled: true });
-    return { user: existing, created: false };
+    const changes: Record<string, unknown> = { u_password: hash, u_is_verified: true, u_is_enabled: true };
+    if (input.role !== undefined) changes.u_role = input.role;
+    if (input.firstName !== undefined) changes.u_first_name = input.firstName;
+    if (input.lastName !== undefined) changes.u_last_name = input.lastName;
+    const [user] = await db('users').where('u_id', existing.u_id).update(changes).returning(['u_id', 'u_email', 'u_role']);
+    return { user, created: false, previousRole: existing.u_role };
   }
   const [user] = await db('users')
     .insert({
       u_email: input.email,
       u_password: hash,
-      u_role: input.role,
+      u_role: input.role ?? 'member',
       u_first_name: input.firstName ?? '',
       u_last_name: input.lastName ?? '',
       u_is_verified: true,
       u_is_enabled: true,
     })
-    .returning(['u_id', 'u_email']);
+    .returning(['u_id', 'u_email', 'u_role']);
   return { user, created: true };
 }
 

@@ -31,12 +31,26 @@ export const migrationSource: Knex.MigrationSource<string> = {
   },
 };
 
-export async function migrateLatest(db: Knex): Promise<void> {
-  await db.migrate.latest({ migrationSource });
+/** Applies every pending migration; their names. */
+export async function migrateLatest(db: Knex): Promise<string[]> {
+  const [, names] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+  return names;
 }
 
 export async function rollback(db: Knex, all = false): Promise<void> {
   await db.migrate.rollback({ migrationSource }, all);
+}
+
+/** Names of the applied migrations, oldest first. */
+export async function appliedMigrations(db: Knex): Promise<string[]> {
+  const [completed] = (await db.migrate.list({ migrationSource })) as [{ name: string }[], unknown[]];
+  return completed.map((m) => m.name);
+}
+
+/** Undoes the last applied migration; its name, or undefined when none is applied. */
+export async function rollbackOne(db: Knex): Promise<string | undefined> {
+  const [, names] = (await db.migrate.down({ migrationSource })) as [number, string[]];
+  return names[0];
 }
 
 /** Runs seeds in file-name order (NN_name.ts); `only` picks some by name prefix. */

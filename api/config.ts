@@ -25,8 +25,15 @@ export interface Config {
     signedUrlTtlSeconds: number;
     s3: { endpoint?: string; publicEndpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
   };
-  logLevel: 'silent' | 'info';
+  logLevel: LogLevel;
+  /** Bearer token that opens GET /metrics on the public port (unset: no metrics there). */
+  metricsToken?: string;
+  /** A separate internal port for /metrics; then the public port never serves it. */
+  metricsPort?: number;
 }
+
+export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 function int(value: string | undefined, fallback: number): number {
   const n = value === undefined || value === '' ? NaN : Number(value);
@@ -87,7 +94,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         forcePathStyle: env.S3_FORCE_PATH_STYLE === '1' || env.S3_FORCE_PATH_STYLE === 'true',
       },
     },
-    logLevel: env.LOG_LEVEL === 'silent' ? 'silent' : 'info',
+    logLevel: (LOG_LEVELS as readonly string[]).includes(env.LOG_LEVEL ?? '') ? (env.LOG_LEVEL as LogLevel) : 'info',
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: int(env.METRICS_PORT, 0) || undefined,
   };
   return { ...config, ...overrides };
 }

@@ -8,6 +8,8 @@ import type { Knex } from 'knex';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { errorHandler, notFoundHandler } from './errors.js';
+import { contextLog, createLogger, currentLogger, httpLogger, type Logger } from './log.js';
+import { createMetrics, type Metrics } from './metrics.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { jsonBody } from './middleware/body.js';
 import { createCsrf } from './middleware/csrf.js';
@@ -24,6 +26,7 @@ import { storagePublic } from './routes/storagePublic.js';
 import { accountLogoRouter } from './routes/accountLogo.js';
 import { importRouter } from './routes/usersImport.js';
 import { PROJECT_ROOT } from './paths.js';
+import { healthRouter } from './routes/health.js';
 
 export const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
 
@@ -31,12 +34,17 @@ export interface AppOptions {
   db: Knex;
   config: Config;
   mailer?: Mailer;
-  log?: (msg: string) => void;
+  /** The process's logger (default: one from config.logLevel, JSON on stdout). */
+  logger?: Logger;
+  /** Replaces AppContext.log and the error mapper's log (tests silence them); request lines still go to `logger`. */
+  log?: (msg: string, extra?: unknown) => void;
 }
 
-export function createApp(options: AppOptions): { app: Express; context: AppContext } {
+export function createApp(options: AppOptions): { app: Express; context: AppContext; metrics: Metrics } {
   const { db, config } = options;
-  const log = options.log ?? ((m: string) => config.logLevel !== 'silent' && console.log(m));
+  const logger = options.logger ?? createLogger(config);
+  const log = options.log ?? contextLog(logger);
+  const metrics = createMetrics(db, { processMetrics: Boolean(config.metricsToken || config.metricsPort) });
   const csrf = createCsrf(config);
   const context: AppContext = {
     db,
@@ -56,6 +64,8 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   app.locals.ctx = context;
   app.disable('x-powered-by');
   if (config.trustProxy) app.set('trust proxy', 1);
+  app.use(httpLogger(logger));
+  app.use(metrics.timing);
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -75,6 +85,10 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
     }),
   );
   app.use(compression());
+
+  // Probes and metrics: no session, no cookie.
+  app.use(healthRouter(logger));
+  app.get('/metrics', metrics.publicEndpoint({ token: config.metricsToken, internalPort: config.metricsPort }));
 
   // Built admin assets: content-hashed, so cached for a year, and served before any session work.
   app.use('/assets', express.static(path.join(ADMIN_DIST, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }));
@@ -111,8 +125,9 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
     else res.type('html').send(PLACEHOLDER);
   });
   app.use(notFoundHandler);
-  app.use(errorHandler(log));
-  return { app, context };
+  // 500s at error level, with their stack, on the request's logger (its id is the body's requestId).
+  app.use(errorHandler(options.log ?? ((msg, err) => currentLogger(logger).error({ err }, msg))));
+  return { app, context, metrics };
 }
 
 const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>Leadstage</title>

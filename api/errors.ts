@@ -106,8 +106,8 @@ export function errorHandler(log: (msg: string, extra?: unknown) => void): Error
     else if (err?.code === '23503') e = new ApiError(409, 'reference_conflict', 'The record refers to, or is referred to by, another record');
     else if (err?.code === '22P02' || err?.code === '22001' || err?.code === '22021') e = new ApiError(400, 'validation_failed', 'Invalid input');
     else {
-      const requestId = crypto.randomUUID();
-      log(`[${requestId}] ${req.method} ${req.originalUrl}: ${err?.stack ?? err}`);
+      const requestId = typeof req.id === 'string' ? req.id : crypto.randomUUID();
+      log(`[${requestId}] ${req.method} ${req.originalUrl.split('?')[0]}: unhandled error`, err);
       e = new ApiError(500, 'unknown_error', 'An unknown error occured.', undefined, { requestId });
     }
     if (res.headersSent) return;

@@ -1,33 +1,58 @@
+import type { Server } from 'node:http';
 import { startupConfig, startupDatabase } from './startup.js';
 import { createApp } from './app.js';
 import { ensureRootUser, prepareDatabase } from './db/bootstrap.js';
+import { createLogger } from './log.js';
+import { createShutdown, onSignals } from './shutdown.js';
 import { pruneTokens } from './services/tokens.js';
 import { pruneSessions } from './middleware/session.js';
-
-// A stray rejection (a library's un-awaited promise) is logged; the process keeps serving rather than dying.
-process.on('unhandledRejection', (reason) => console.error('unhandled rejection:', reason));
+import type { StorageDriver } from './storage/index.js';
 
 const config = startupConfig();
+const logger = createLogger(config);
+// A stray rejection (a library's un-awaited promise) is logged; the process keeps serving rather than dying.
+process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 const db = startupDatabase(config, 'server');
 await prepareDatabase(db);
+// The first root user's generated password is for the person starting the server: plain text, once, whatever the log level.
 await ensureRootUser(db, config, (m) => console.log(m));
-const { app, context } = createApp({ db, config });
+const { app, context, metrics } = createApp({ db, config, logger });
 // Expired sessions, rate-limit windows and old one-time tokens are deleted every 10 minutes.
-setInterval(() => {
-  void Promise.all([pruneSessions(db), context.limiter.prune(), pruneTokens(db)]).catch((err) => console.error('prune failed:', err));
+const prune = setInterval(() => {
+  void Promise.all([pruneSessions(db), context.limiter.prune(), pruneTokens(db)]).catch((err) => logger.error({ err }, 'prune failed'));
 }, 10 * 60 * 1000).unref();
-const server = app.listen(config.port, () => {
-  console.log(`Leadstage on ${config.publicUrl} (database: ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/db`})`);
-});
 
-let closing = false;
-async function shutdown(signal: string) {
-  if (closing) return;
-  closing = true;
-  console.log(`${signal}: closing`);
-  server.close();
-  await db.destroy().catch(() => undefined);
-  process.exit(0);
+function listening(server: Server, what: string): Promise<Server> {
+  return new Promise((resolve) => {
+    server.once('listening', () => resolve(server));
+    server.once('error', (err) => {
+      logger.fatal({ err }, `${what}: cannot listen`);
+      process.exit(1);
+    });
+  });
 }
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+const server = await listening(app.listen(config.port), 'server');
+const port = (server.address() as { port: number }).port;
+logger.info({ port }, `Leadstage on ${config.publicUrl} (database: ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/db`})`);
+const servers = [server];
+if (config.metricsPort) {
+  const internal = await metrics.listen(config.metricsPort).catch((err) => {
+    logger.fatal({ err }, 'metrics: cannot listen');
+    process.exit(1);
+  });
+  servers.push(internal);
+  logger.info({ metricsPort: config.metricsPort }, `metrics on port ${config.metricsPort} (/metrics)`);
+}
+
+onSignals(
+  createShutdown({
+    servers,
+    db,
+    logger,
+    timers: [prune],
+    release: async () => {
+      await (context.services.storage as StorageDriver | undefined)?.close();
+    },
+  }),
+);

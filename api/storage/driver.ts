@@ -33,5 +33,7 @@ export interface StorageDriver {
   read(key: string, range?: ByteRange): Promise<Readable>;
   /** Removes the object; no error when it is already gone. */
   remove(key: string): Promise<void>;
+  /** Resolves when the store is reachable and usable (readiness probe); rejects with the reason otherwise. */
+  check(signal?: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }

@@ -84,6 +84,12 @@ export class LocalDriver implements StorageDriver {
     await fsp.rm(this.file(key), { force: true });
   }
 
+  /** Uploads are written to the temporary directory, then renamed beside it: both must be writable. */
+  async check(): Promise<void> {
+    await fsp.access(this.tmpDir, fs.constants.R_OK | fs.constants.W_OK);
+    await fsp.access(this.root, fs.constants.R_OK | fs.constants.W_OK);
+  }
+
   async close(): Promise<void> {}
 
   /**

@@ -1,0 +1,240 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Knex } from 'knex';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { ApiError, notFound } from './errors.js';
+import { withTimeout } from './timeout.js';
+
+/** Bound on the sessions count at scrape time: a slow database must not hang the scraper. */
+const SCRAPE_QUERY_MS = 2000;
+
+export interface Metrics {
+  /** This app's own registry (not prom-client's global one: a process may build several apps). */
+  registry: Registry;
+  /** Times every request by method, route pattern and status; mounted first after the request logger. */
+  timing: RequestHandler;
+  /** GET /metrics on the public port: open with `Authorization: Bearer <token>`, else 401; 404 when not served there. */
+  publicEndpoint(opts: { token?: string; internalPort?: number }): RequestHandler;
+  /** Serves GET /metrics (and nothing else) on an internal port. */
+  listen(port: number, host?: string): Promise<http.Server>;
+}
+
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+  numPendingCreates(): number;
+  max: number;
+}
+
+/** `processMetrics`: Node's default series, which keep an event-loop monitor running; only worth it when scraped. */
+export function createMetrics(db: Knex, opts: { processMetrics: boolean }): Metrics {
+  const registry = new Registry();
+  if (opts.processMetrics) collectDefaultMetrics({ register: registry });
+
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to the end of its response, by route pattern',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
+
+  // knex's tarn pool (PGlite: one connection, max 1); absent once the knex is destroyed.
+  const pool = () => (db.client as { pool?: TarnPool }).pool;
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Database pool connections by state (used: lent to a query, free: idle in the pool)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const p = pool();
+      this.reset();
+      if (!p) return;
+      this.set({ state: 'used' }, p.numUsed());
+      this.set({ state: 'free' }, p.numFree());
+    },
+  });
+  new Gauge({
+    name: 'db_pool_max_connections',
+    help: 'Largest number of connections the database pool opens',
+    registers: [registry],
+    collect() {
+      const p = pool();
+      this.reset();
+      if (p) this.set(p.max);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_pending_acquires',
+    help: 'Queries waiting for a database connection',
+    registers: [registry],
+    collect() {
+      const p = pool();
+      this.reset();
+      if (p) this.set(p.numPendingAcquires());
+    },
+  });
+  new Gauge({
+    name: 'db_pool_pending_creates',
+    help: 'Database connections being opened',
+    registers: [registry],
+    collect() {
+      const p = pool();
+      this.reset();
+      if (p) this.set(p.numPendingCreates());
+    },
+  });
+  new Gauge({
+    name: 'sessions_active',
+    help: 'Unexpired sessions (signed-in users), counted at scrape time',
+    registers: [registry],
+    async collect() {
+      try {
+        const row = await withTimeout(db('sessions').where('s_expires_at', '>', new Date()).count({ n: '*' }).first(), SCRAPE_QUERY_MS);
+        this.set(Number(row?.n ?? 0));
+      } catch {
+        // No value rather than a stale one while the database is unreachable (the scrape itself still succeeds).
+        this.reset();
+      }
+    },
+  });
+
+  const timing: RequestHandler = (req, res, next) => {
+    const start = process.hrtime.bigint();
+    const routeOf = trackRoute(req);
+    res.once('close', () => {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const status = res.writableFinished ? String(res.statusCode) : 'aborted';
+      duration.observe({ method: req.method, route: routeOf(res.statusCode), status_code: status }, seconds);
+    });
+    next();
+  };
+
+  const send = async (res: Response | http.ServerResponse) => {
+    const body = await registry.metrics();
+    res.setHeader('Content-Type', registry.contentType);
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(body);
+  };
+
+  return {
+    registry,
+    timing,
+    publicEndpoint({ token, internalPort }) {
+      const expected = token ? digest(token) : undefined;
+      return async (req, res, next) => {
+        try {
+          if (!expected || internalPort) throw notFound('No such route');
+          const m = /^Bearer\s+(\S+)\s*$/i.exec(req.get('authorization') ?? '');
+          if (!m || !crypto.timingSafeEqual(digest(m[1]), expected)) {
+            res.setHeader('WWW-Authenticate', 'Bearer');
+            throw new ApiError(401, 'invalid_token', 'A valid metrics token is required');
+          }
+          await send(res);
+        } catch (e) {
+          next(e);
+        }
+      };
+    },
+    async listen(port, host) {
+      const server = http.createServer((req, res) => {
+        if ((req.method === 'GET' || req.method === 'HEAD') && (req.url ?? '').split('?')[0] === '/metrics') {
+          send(res).catch(() => {
+            res.statusCode = 500;
+            res.end();
+          });
+          return;
+        }
+        res.statusCode = 404;
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        res.end(JSON.stringify({ code: 'not_found', message: 'No such route' }));
+      });
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      return server;
+    },
+  };
+}
+
+/** Equal-length inputs for timingSafeEqual, whatever the token's length. */
+function digest(token: string): Buffer {
+  return crypto.createHash('sha256').update(token).digest();
+}
+
+/**
+ * The route label of a request. Express exposes the matched Route only with the concrete mount path before it
+ * (req.baseUrl: /api/1/accounts/<uuid>/users), so the route and base are recorded when the router sets them, and
+ * every segment of the base that equals a route-parameter value seen on the way is put back as `:name`. Without a
+ * matched Route: `<app-level mount>/*` (e.g. /storage/*), or `unmatched` for a 404 — never the raw URL.
+ */
+function trackRoute(req: Request): (status: number) => string {
+  let route: { path?: unknown } | undefined;
+  let baseUrl = req.baseUrl ?? '';
+  let params = req.params;
+  let routeBase = '';
+  let mount = '';
+  const values = new Map<string, string>();
+  // Accessors instead of the router's plain properties: the router keeps assigning them as usual.
+  Object.defineProperties(req, {
+    route: {
+      configurable: true,
+      enumerable: true,
+      get: () => route,
+      set(v) {
+        route = v;
+        routeBase = baseUrl;
+      },
+    },
+    baseUrl: {
+      configurable: true,
+      enumerable: true,
+      get: () => baseUrl,
+      set(v: string) {
+        if (baseUrl === '' && v) mount ||= v;
+        baseUrl = v;
+      },
+    },
+    params: {
+      configurable: true,
+      enumerable: true,
+      get: () => params,
+      set(v: Record<string, string>) {
+        params = v;
+        for (const [name, value] of Object.entries(v ?? {})) if (typeof value === 'string' && value) values.set(value, name);
+      },
+    },
+  });
+  return (status) => {
+    if (route?.path !== undefined) {
+      const base = routeBase
+        .split('/')
+        .map((segment) => {
+          if (!segment) return segment;
+          const name = values.get(safeDecode(segment));
+          if (name) return `:${name}`;
+          // Not a parameter value we saw, yet shaped like one: never let it become a label.
+          return /%|^[0-9a-f-]{16,}$/i.test(segment) ? ':param' : segment;
+        })
+        .join('/');
+      const path = String(route.path);
+      return base && path === '/' ? base : base + path;
+    }
+    if (mount && status !== 404) return `${mount}/*`;
+    return 'unmatched';
+  };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

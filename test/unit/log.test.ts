@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { safeUrl } from '../../api/log.js';
+
+describe('safeUrl (URLs as logged)', () => {
+  it('hides reset-password tokens, upload signatures and e-mail verification tokens, and keeps the rest', () => {
+    expect(safeUrl('/users/resetpassword?token=abc123&lang=en')).toBe('/users/resetpassword?token=[redacted]&lang=en');
+    expect(safeUrl('/storage/files/2026/11/6f1c1f9e-3b0c-4c4e-9a55-0d7d8c1b2a3f?expires=1&max=2&signature=s1g')).toBe(
+      '/storage/files/2026/11/6f1c1f9e-3b0c-4c4e-9a55-0d7d8c1b2a3f?expires=1&max=2&signature=[redacted]',
+    );
+    expect(safeUrl('/users/verify/tok3n')).toBe('/users/verify/[redacted]');
+    expect(safeUrl('/api/1/users/verify/tok3n?x=1')).toBe('/api/1/users/verify/[redacted]?x=1');
+    expect(safeUrl('/api/1/users?page=2&q=ann')).toBe('/api/1/users?page=2&q=ann');
+    expect(safeUrl('/healthz')).toBe('/healthz');
+  });
+});

@@ -12,7 +12,7 @@ const config = startupConfig();
 const logger = createLogger(config);
 // A stray rejection (a library's un-awaited promise) is logged; the process keeps serving rather than dying.
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
-const db = startupDatabase(config, 'server');
+const db = startupDatabase(config, 'server', (m) => logger.warn(m));
 await prepareDatabase(db);
 // The first root user's generated password is for the person starting the server: plain text, once, whatever the log level.
 await ensureRootUser(db, config, (m) => console.log(m));

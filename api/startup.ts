@@ -40,7 +40,7 @@ export function lockDatabase(config: Config, holder: string): void {
 }
 
 /** The lock, then the database (knex starts PGlite at once). */
-export function startupDatabase(config: Config, holder: string): Knex {
+export function startupDatabase(config: Config, holder: string, log?: (message: string) => void): Knex {
   lockDatabase(config, holder);
-  return openDatabase(config);
+  return openDatabase(config, log);
 }

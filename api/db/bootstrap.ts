@@ -12,8 +12,11 @@ export function pgliteDir(config: Config): string {
   return path.join(config.dataDir, 'db');
 }
 
-export function openDatabase(config: Config): Knex {
-  return config.databaseUrl ? createKnex({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax }) : createKnex({ pgliteDir: pgliteDir(config) });
+/** `log` receives knex's own warnings (connection errors during an outage); default the console. */
+export function openDatabase(config: Config, log?: (message: string) => void): Knex {
+  return config.databaseUrl
+    ? createKnex({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax, log })
+    : createKnex({ pgliteDir: pgliteDir(config), log });
 }
 
 /** Migrates, and writes the permission matrix when the table is empty (later edits by ops are kept). */

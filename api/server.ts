@@ -14,8 +14,9 @@ const logger = createLogger(config);
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 const db = startupDatabase(config, 'server', (m) => logger.warn(m));
 await prepareDatabase(db);
-// The first root user's generated password is for the person starting the server: plain text, once, whatever the log level.
-await ensureRootUser(db, config, (m) => console.log(m));
+// The first root user's generated password is for the person starting the server: plain text on stderr, once,
+// whatever the log level, and outside the JSON log stream on stdout.
+await ensureRootUser(db, config, (m) => console.error(m));
 const { app, context, metrics } = createApp({ db, config, logger });
 // Expired sessions, rate-limit windows and old one-time tokens are deleted every 10 minutes.
 const prune = setInterval(() => {

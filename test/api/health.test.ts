@@ -181,7 +181,7 @@ describeEachDb('health, readiness and metrics', (kind) => {
     expect(text).not.toContain(MISSING);
     expect(text).not.toContain(a_id);
 
-    const unexpired = Number((await t.db('sessions').where('expired', '>', new Date()).count({ n: '*' }).first())?.n);
+    const unexpired = Number((await t.db('sessions').where('s_expires_at', '>', new Date()).count({ n: '*' }).first())?.n);
     expect(unexpired).toBeGreaterThan(0);
     expect(sample(text, 'sessions_active')).toBe(unexpired);
     const max = (t.db.client as { pool: { max: number } }).pool.max;

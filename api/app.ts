@@ -16,6 +16,7 @@ import { createCsrf } from './middleware/csrf.js';
 import { RateLimiter } from './middleware/rateLimit.js';
 import { sessionMiddleware } from './middleware/session.js';
 import { PermissionStore } from './services/permissions.js';
+import { sessionCacheFor } from './services/sessionCache.js';
 import { accountsRouter } from './routes/accounts.js';
 import { accountUsersRouter } from './routes/accountUsers.js';
 import { authRouter, verifyEmail } from './routes/auth.js';
@@ -51,6 +52,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
     config,
     mailer: options.mailer ?? createMailer(config, log),
     permissions: new PermissionStore(db),
+    sessionCache: sessionCacheFor(db, (m) => log(m)),
     limiter: new RateLimiter(db),
     log,
     issueCsrf: csrf.issue,
@@ -63,6 +65,8 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   const app = express();
   app.locals.ctx = context;
   app.disable('x-powered-by');
+  // API answers are no-store: hashing every body for an ETag nobody can use is wasted work (files set their own).
+  app.set('etag', false);
   if (config.trustProxy) app.set('trust proxy', 1);
   app.use(httpLogger(logger));
   app.use(metrics.timing);

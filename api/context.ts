@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type { Config } from './config.js';
 import type { Mailer } from './mail/mailer.js';
 import type { PermissionStore } from './services/permissions.js';
+import type { SessionCache } from './services/sessionCache.js';
 import type { RateLimiter } from './middleware/rateLimit.js';
 import type { User } from '../resources/users.js';
 import type { Account } from '../resources/accounts.js';
@@ -13,6 +14,8 @@ export interface AppContext {
   config: Config;
   mailer: Mailer;
   permissions: PermissionStore;
+  /** Sessions with their user, cached briefly and emptied on any change (api/services/sessionCache.ts). */
+  sessionCache: SessionCache;
   limiter: RateLimiter;
   log: (msg: string, extra?: unknown) => void;
   /** Issues a fresh CSRF token for the request's (new) session. */

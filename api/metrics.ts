@@ -103,11 +103,25 @@ export function createMetrics(db: Knex, opts: { processMetrics: boolean }): Metr
 
   const timing: RequestHandler = (req, res, next) => {
     const start = process.hrtime.bigint();
-    const routeOf = trackRoute(req);
+    // When the router hands the request to a Route it sets req.route; at that moment req.baseUrl and req.params are
+    // the route's own (they are unwound before an error handler runs), so the label is taken then.
+    let route: unknown;
+    let label: string | undefined;
+    Object.defineProperty(req, 'route', {
+      configurable: true,
+      enumerable: true,
+      get: () => route,
+      set(v: { path?: unknown } | undefined) {
+        route = v;
+        if (v?.path !== undefined) label = routeLabel(req.baseUrl ?? '', req.params as Record<string, string>, String(v.path));
+      },
+    });
+    const mount = req.url.split('/')[1] ?? '';
     res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-      duration.observe({ method: req.method, route: routeOf(res.statusCode), status_code: status }, seconds);
+      const route = label ?? (mount && res.statusCode !== 404 && MOUNTS.has(mount) ? `/${mount}/*` : 'unmatched');
+      duration.observe({ method: req.method, route, status_code: status }, seconds);
     });
     next();
   };
@@ -168,67 +182,27 @@ function digest(token: string): Buffer {
   return crypto.createHash('sha256').update(token).digest();
 }
 
+/** App-level mounts that answer without a Route of their own (static files, stored media): labelled `/<mount>/*`. */
+const MOUNTS = new Set(['assets', 'storage']);
+
 /**
- * The route label of a request. Express exposes the matched Route only with the concrete mount path before it
- * (req.baseUrl: /api/1/accounts/<uuid>/users), so the route and base are recorded when the router sets them, and
- * every segment of the base that equals a route-parameter value seen on the way is put back as `:name`. Without a
- * matched Route: `<app-level mount>/*` (e.g. /storage/*), or `unmatched` for a 404 — never the raw URL.
+ * The label of a matched Route: its pattern behind the mount path, where every segment that equals a parameter value
+ * of the request is put back as `:name` (/api/1/accounts/<uuid>/users → /api/1/accounts/:accountId/users). Never the
+ * raw URL: a segment shaped like an id that is no known parameter becomes `:param`.
  */
-function trackRoute(req: Request): (status: number) => string {
-  let route: { path?: unknown } | undefined;
-  let baseUrl = req.baseUrl ?? '';
-  let params = req.params;
-  let routeBase = '';
-  let mount = '';
-  const values = new Map<string, string>();
-  // Accessors instead of the router's plain properties: the router keeps assigning them as usual.
-  Object.defineProperties(req, {
-    route: {
-      configurable: true,
-      enumerable: true,
-      get: () => route,
-      set(v) {
-        route = v;
-        routeBase = baseUrl;
-      },
-    },
-    baseUrl: {
-      configurable: true,
-      enumerable: true,
-      get: () => baseUrl,
-      set(v: string) {
-        if (baseUrl === '' && v) mount ||= v;
-        baseUrl = v;
-      },
-    },
-    params: {
-      configurable: true,
-      enumerable: true,
-      get: () => params,
-      set(v: Record<string, string>) {
-        params = v;
-        for (const [name, value] of Object.entries(v ?? {})) if (typeof value === 'string' && value) values.set(value, name);
-      },
-    },
-  });
-  return (status) => {
-    if (route?.path !== undefined) {
-      const base = routeBase
-        .split('/')
-        .map((segment) => {
-          if (!segment) return segment;
-          const name = values.get(safeDecode(segment));
-          if (name) return `:${name}`;
-          // Not a parameter value we saw, yet shaped like one: never let it become a label.
-          return /%|^[0-9a-f-]{16,}$/i.test(segment) ? ':param' : segment;
-        })
-        .join('/');
-      const path = String(route.path);
-      return base && path === '/' ? base : base + path;
-    }
-    if (mount && status !== 404) return `${mount}/*`;
-    return 'unmatched';
-  };
+function routeLabel(base: string, params: Record<string, string> | undefined, path: string): string {
+  const names = new Map<string, string>();
+  for (const [name, value] of Object.entries(params ?? {})) if (typeof value === 'string' && value) names.set(value, name);
+  const labelled = base
+    .split('/')
+    .map((segment) => {
+      if (!segment) return segment;
+      const name = names.get(safeDecode(segment));
+      if (name) return `:${name}`;
+      return /%|^[0-9a-f-]{16,}$/i.test(segment) ? ':param' : segment;
+    })
+    .join('/');
+  return labelled && path === '/' ? labelled : labelled + path;
 }
 
 function safeDecode(segment: string): string {

@@ -1,5 +1,5 @@
 // API vs the raw driver on the same SQL, in the same run, 50 connections (autocannon), on PostgreSQL.
-// npx tsx bench/api-vs-raw.ts [--users 100000] [--seconds 10]   (needs BENCH_DATABASE_URL or TEST_DATABASE_URL: a
+// npx tsx bench/api-vs-raw.ts [--users 100000] [--seconds 10] [--rounds 3]   (needs BENCH_DATABASE_URL or TEST_DATABASE_URL: a
 // server where the user may create databases; the benchmark creates its own database and drops it)
 //
 // Two servers run as child processes with the same pool size (DATABASE_POOL_MAX, default 10):
@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
-const { values } = parseArgs({ options: { users: { type: 'string', default: '100000' }, seconds: { type: 'string', default: '10' }, child: { type: 'string' }, url: { type: 'string' } } });
+const { values } = parseArgs({ options: { users: { type: 'string', default: '100000' }, seconds: { type: 'string', default: '10' }, rounds: { type: 'string', default: '3' }, child: { type: 'string' }, url: { type: 'string' } } });
 const POOL = Number(process.env.DATABASE_POOL_MAX || 10);
 const USER_SQL = 'select "u_id", "u_first_name", "u_last_name", "u_email", "u_role", "u_is_verified", "u_is_enabled", "u_created_at", "u_updated_at" from "users" where "u_id" = $1 limit 1';
 const PAGE_SQL = 'select "u_id", "u_first_name", "u_last_name", "u_email", "u_role", "u_is_verified", "u_is_enabled", "u_created_at", "u_updated_at" from "users" order by "u_email" asc, "u_id" asc limit 25 offset $1';
@@ -117,8 +117,10 @@ async function main() {
       body: JSON.stringify({ u_email: 'root@bench.example', u_password: 'bench-password' }),
     });
     if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
-    const sid = /ls\.sid=([^;]+)/.exec(login.headers.getSetCookie().join(';'))![1];
-    const cookie = { Cookie: `ls.sid=${sid}` };
+    const set = login.headers.getSetCookie().join(';');
+    const sid = /ls\.sid=([^;]+)/.exec(set)![1];
+    const token = /ls\.csrf-token=([^;]+)/.exec(set)![1];
+    const cookie = { Cookie: `ls.sid=${sid}; ls.csrf-token=${token}` }; // what a browser sends back
     const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
     const pageStart = () => 25 * Math.floor(Math.random() * 40);
 
@@ -131,15 +133,22 @@ async function main() {
         () => load(raw.base, () => `/list?start=${pageStart()}`, {}),
       ],
     ];
+    const rounds = Number(values.rounds);
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     for (const [label, viaApi, viaRaw] of cases) {
-      await viaApi(); // warm both (JIT, plans, caches), then measure raw and API back to back
+      await viaApi(); // warm both (JIT, plans, caches), then measure raw and API back to back, `rounds` times
       await viaRaw();
-      const r = await viaRaw();
-      const a = await viaApi();
-      if (a.errors || r.errors) throw new Error(`${label}: ${a.errors} API errors, ${r.errors} raw errors`);
-      console.log(
-        `  ${label.padEnd(28)} raw ${r.rps.toFixed(0).padStart(6)} req/s (p50 ${r.p50} ms, p99 ${r.p99} ms)   api ${a.rps.toFixed(0).padStart(6)} req/s (p50 ${a.p50} ms, p99 ${a.p99} ms)   ratio ${(a.rps / r.rps).toFixed(2)}`,
-      );
+      const ratios: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        const r = await viaRaw();
+        const a = await viaApi();
+        if (a.errors || r.errors) throw new Error(`${label}: ${a.errors} API errors, ${r.errors} raw errors`);
+        ratios.push(a.rps / r.rps);
+        console.log(
+          `  ${label.padEnd(28)} raw ${r.rps.toFixed(0).padStart(6)} req/s (p50 ${r.p50} ms, p99 ${r.p99} ms)   api ${a.rps.toFixed(0).padStart(6)} req/s (p50 ${a.p50} ms, p99 ${a.p99} ms)   ratio ${(a.rps / r.rps).toFixed(2)}`,
+        );
+      }
+      console.log(`  ${label.padEnd(28)} median ratio ${median(ratios).toFixed(2)} over ${rounds} rounds`);
     }
   } finally {
     for (const c of children) c.kill("SIGINT");

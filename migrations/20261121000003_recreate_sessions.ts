@@ -16,10 +16,18 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['s_userid'], 'sessions_user');
     t.index(['s_expires_at'], 'sessions_expires_at');
   });
+  // Every API process caches sessions with their user for a few seconds; a change that could end one (a user updated
+  // or deleted, a session deleted) tells all of them at once (api/services/sessionCache.ts listens).
+  await knex.raw(`create function leadstage_auth_changed() returns trigger language plpgsql as $$
+    begin perform pg_notify('leadstage_auth', ''); return null; end $$`);
+  await knex.raw('create trigger users_auth_changed after update or delete on users for each statement execute function leadstage_auth_changed()');
+  await knex.raw('create trigger sessions_auth_changed after delete on sessions for each statement execute function leadstage_auth_changed()');
 }
 
 export async function down(knex: Knex): Promise<void> {
+  await knex.raw('drop trigger if exists users_auth_changed on users');
   await knex.schema.dropTable('sessions');
+  await knex.raw('drop function if exists leadstage_auth_changed()');
   // The connect-session-knex layout of the first migration.
   await knex.schema.createTable('sessions', (t) => {
     t.string('sid', 255).primary();

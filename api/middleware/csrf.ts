@@ -33,13 +33,22 @@ export function createCsrf(config: Config) {
   /** True when the header carries a token that matches the cookie and the current session. */
   const headerValid = (req: Request) => validateRequest(req);
 
-  /** The cookie alone is valid for the current binding (checked as if the page had sent it back). */
+  /**
+   * The cookie alone is valid for the current binding (checked as if the page had sent it back). A browser sends the
+   * same cookie with every request of a session, so a positive answer is remembered (bounded) instead of recomputed.
+   */
+  const known = new Set<string>();
   const cookieValid = (req: Request) => {
     const cookie = req.cookies?.[CSRF_COOKIE];
     if (typeof cookie !== 'string' || !cookie) return false;
+    const key = `${req.session?.id ?? ANONYMOUS}|${cookie}`;
+    if (known.has(key)) return true;
     const probe = Object.create(req) as Request;
     Object.defineProperty(probe, 'headers', { value: { ...req.headers, [CSRF_HEADER]: cookie } });
-    return validateRequest(probe);
+    if (!validateRequest(probe)) return false;
+    if (known.size >= 10_000) known.clear();
+    known.add(key);
+    return true;
   };
 
   const ensureCookie: RequestHandler = (req, res, next) => {

@@ -58,10 +58,13 @@ export function sessionMiddleware(): RequestHandler {
 }
 
 async function readSession(req: Request, res: Response): Promise<void> {
-    const token = req.cookies?.[SESSION_COOKIE];
-    if (typeof token !== 'string' || !TOKEN_RE.test(token)) return;
-    const app = ctx(req);
-    const id = hashSessionToken(token);
+  const token = req.cookies?.[SESSION_COOKIE];
+  if (typeof token !== 'string' || !TOKEN_RE.test(token)) return;
+  const app = ctx(req);
+  const id = hashSessionToken(token);
+  let found = app.sessionCache.get(id);
+  if (!found) {
+    const epoch = app.sessionCache.currentEpoch();
     const row = await app.db('sessions')
       .join('users', 'u_id', 's_userid')
       .where('s_id', id)
@@ -78,18 +81,26 @@ async function readSession(req: Request, res: Response): Promise<void> {
       res.clearCookie(SESSION_COOKIE, { path: '/' });
       return;
     }
-    const expiresAt = new Date(s_expires_at);
-    req.session = { id, userId: user.u_id as string, data: typeof s_data === 'string' ? JSON.parse(s_data) : s_data, expiresAt };
-    req.user = user as unknown as User;
-    if (expiresAt.getTime() - Date.now() < SIGNED_IN_TTL_MS - TOUCH_AFTER_MS) {
-      // Not awaited: the answer does not wait for the renewal, and a failed renewal only costs a later expiry.
-      const renewed = new Date(Date.now() + SIGNED_IN_TTL_MS);
-      app.db('sessions').where('s_id', id).update({ s_expires_at: renewed }).then(
-        () => undefined,
-        (err: Error) => app.log(`session renewal failed: ${err.message}`),
-      );
-      res.cookie(SESSION_COOKIE, token, cookieOptions(app.config, SIGNED_IN_TTL_MS));
-    }
+    found = {
+      userId: user.u_id as string,
+      data: typeof s_data === 'string' ? JSON.parse(s_data) : s_data,
+      expiresAt: new Date(s_expires_at),
+      user: user as unknown as User,
+    };
+    app.sessionCache.set(id, found, epoch);
+  }
+  req.session = { id, userId: found.userId, data: found.data as SessionData, expiresAt: found.expiresAt };
+  req.user = { ...found.user };
+  if (found.expiresAt.getTime() - Date.now() < SIGNED_IN_TTL_MS - TOUCH_AFTER_MS) {
+    // Not awaited: the answer does not wait for the renewal, and a failed renewal only costs a later expiry.
+    const renewed = new Date(Date.now() + SIGNED_IN_TTL_MS);
+    app.sessionCache.renewed(id, renewed);
+    app.db('sessions').where('s_id', id).update({ s_expires_at: renewed }).then(
+      () => undefined,
+      (err: Error) => app.log(`session renewal failed: ${err.message}`),
+    );
+    res.cookie(SESSION_COOKIE, token, cookieOptions(app.config, SIGNED_IN_TTL_MS));
+  }
 }
 
 /** Signs a user in: any current session ends, a new one (new token, no fixation) is stored and its cookie set. */

@@ -2,7 +2,10 @@ import request from 'supertest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import { startApp, PASSWORD, type TestApp } from '../helpers/app.js';
+import type { Server } from 'node:http';
 import { pruneSessions, SIGNED_IN_TTL_MS } from '../../api/middleware/session.js';
+import { createApp } from '../../api/app.js';
+import { createKnex } from '../../api/db/knex.js';
 
 const count = async (t: TestApp, table: string) => Number((await t.db(table).count({ n: '*' }).first())!.n);
 
@@ -47,21 +50,74 @@ describeEachDb('sessions: visitors write nothing, one read per request, renewal 
     expect((await c.get('/api/1/auth/me')).status).toBe(200);
   });
 
-  it('an authenticated GET costs one database round trip beyond its own query', async () => {
-    const c = await t.signedIn('root');
-    const target = await t.user(`target-${Date.now()}@example.com`);
-    await c.get(`/api/1/users/${target.u_id}`); // warm: grants cached, renewal not due
+  /** The SQL statements a call runs. */
+  async function queriesOf(fn: () => Promise<unknown>): Promise<string[]> {
     const seen: string[] = [];
     const listener = (q: { sql: string }) => seen.push(q.sql);
     t.db.on('query', listener);
     try {
-      const res = await c.get(`/api/1/users/${target.u_id}`);
-      expect(res.status).toBe(200);
+      await fn();
     } finally {
       t.db.removeListener('query', listener);
     }
-    expect(seen).toHaveLength(2); // session + user in one join, then the user asked for
-    expect(seen[0]).toMatch(/from "sessions" inner join "users"/);
+    return seen;
+  }
+
+  it('an authenticated GET reads its session and user in one join, then from the cache: no read beyond its own query', async () => {
+    const c = await t.signedIn('root');
+    const target = await t.user(`target-${Date.now()}@example.com`);
+    const url = `/api/1/users/${target.u_id}`;
+    await c.get(url); // grants cached
+    t.context.sessionCache.invalidate();
+    const cold = await queriesOf(async () => expect((await c.get(url)).status).toBe(200));
+    expect(cold).toHaveLength(2); // session + user in one join, then the user asked for
+    expect(cold[0]).toMatch(/from "sessions" inner join "users"/);
+    const warm = await queriesOf(async () => expect((await c.get(url)).status).toBe(200));
+    expect(warm).toHaveLength(1);
+    expect(warm[0]).toMatch(/from "users" where "u_id" = /);
+  });
+
+  it('a cached session ends at once when its user is disabled, demoted, deleted, signs out or changes password', async () => {
+    const root = await t.signedIn('root');
+    const victim = await t.signedIn('superadmin');
+    expect((await victim.get('/api/1/accounts')).status).toBe(200); // cached now
+    // demoted: the next request sees the new role
+    expect((await root.put(`/api/1/users/${victim.userId}`, { u_role: 'member' })).status).toBe(200);
+    expect((await victim.get('/api/1/auth/me')).body.user.u_role).toBe('member');
+    // disabled: signed out
+    expect((await root.put(`/api/1/users/${victim.userId}`, { u_is_enabled: false })).status).toBe(200);
+    expect((await victim.get('/api/1/auth/me')).status).toBe(401);
+    // another client signs out: its cookie is dead even though it was cached a moment ago
+    const other = await t.signedIn('member');
+    const stolen = other.cookieHeader();
+    expect((await other.get('/api/1/auth/me')).status).toBe(200);
+    expect((await other.post('/api/1/auth/logout')).status).toBe(200);
+    expect((await request(t.server).get('/api/1/auth/me').set('Cookie', stolen)).status).toBe(401);
+    // a change made straight in the database (as ops would) also empties the cache
+    const third = await t.signedIn('member');
+    expect((await third.get('/api/1/auth/me')).status).toBe(200);
+    await t.db('users').where('u_id', third.userId).update({ u_is_enabled: false });
+    expect((await third.get('/api/1/auth/me')).status).toBe(401);
+  });
+
+  it.skipIf(kind !== 'postgres')('another process hears of the change at once (PostgreSQL LISTEN/NOTIFY), and caches nothing while it cannot hear', async () => {
+    const db2 = createKnex({ databaseUrl: t.url!, log: () => undefined });
+    const { app } = createApp({ db: db2, config: t.config, log: () => undefined });
+    const server2 = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    try {
+      const victim = await t.signedIn('member');
+      const viaSecond = () => request(server2).get('/api/1/auth/me').set('Cookie', victim.cookieHeader());
+      await expect.poll(async () => (await viaSecond()).status).toBe(200); // its listener is up, the session cached there
+      expect((await viaSecond()).status).toBe(200);
+      const root = await t.signedIn('root');
+      expect((await root.put(`/api/1/users/${victim.userId}`, { u_is_enabled: false })).status).toBe(200); // in the first process
+      await expect.poll(async () => (await viaSecond()).status, { timeout: 1000, interval: 20 }).toBe(401);
+    } finally {
+      await new Promise((r) => server2.close(r));
+      await db2.destroy();
+    }
   });
 
   it('the expiry moves forward at most once a minute, and the cookie with it', async () => {
@@ -74,6 +130,7 @@ describeEachDb('sessions: visitors write nothing, one read per request, renewal 
     expect(((again.headers['set-cookie'] as unknown as string[]) ?? []).join(';')).not.toContain('ls.sid=');
     // two minutes later (moved back in the table): the next request renews it
     await t.db('sessions').where('s_id', first.s_id).update({ s_expires_at: new Date(Date.now() + SIGNED_IN_TTL_MS - 2 * 60_000) });
+    t.context.sessionCache.invalidate(); // as if the cached copy had aged out
     const later = await c.get('/api/1/auth/me');
     expect(((later.headers['set-cookie'] as unknown as string[]) ?? []).join(';')).toMatch(/ls\.sid=[^;]+;.*Max-Age=604800/);
     await expect.poll(async () => new Date((await row()).s_expires_at).getTime()).toBeGreaterThan(Date.now() + SIGNED_IN_TTL_MS - 60_000);

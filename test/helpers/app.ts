@@ -52,6 +52,8 @@ export async function signedInRoles(t: TestApp): Promise<Roles> {
 export interface TestApp {
   kind: DbKind;
   app: import('express').Express;
+  /** The PostgreSQL database's URL (PostgreSQL runs only), for a second process on the same data. */
+  url?: string;
   db: Knex;
   config: Config;
   context: AppContext;
@@ -86,6 +88,7 @@ export async function startApp(kind: DbKind, overrides: Partial<Config> = {}): P
   const t: TestApp = {
     kind,
     app,
+    url: testDb.url,
     db: testDb.db,
     config,
     context,

@@ -1,0 +1,141 @@
+import type { Knex } from 'knex';
+import type { User } from '../../resources/users.js';
+
+/**
+ * A short in-process cache of sessions with their user, so an authenticated request needs no database read for
+ * them. It is emptied whenever anything could have ended a session or changed its user:
+ * - in this process: every UPDATE/DELETE of users and every DELETE of sessions it runs (seen on knex's query events);
+ * - in other processes: the same statements fire a trigger that NOTIFYs `leadstage_auth`, which each process LISTENs to
+ *   on a connection of its own (PostgreSQL). While that connection is down nothing is cached, so a process that cannot
+ *   hear the others never serves a stale sign-in. PGlite serves one process only, so the local events suffice.
+ * An entry also lives at most MAX_AGE_MS.
+ */
+export const MAX_AGE_MS = 10_000;
+const MAX_ENTRIES = 50_000;
+const CHANNEL = 'leadstage_auth';
+const AUTH_WRITE_RE = /^\s*(update\s+"?users"?\s|delete\s+from\s+"?(users|sessions)"?(\s|$)|truncate\b)/i;
+
+export interface CachedSession {
+  userId: string;
+  data: Record<string, unknown>;
+  expiresAt: Date;
+  user: User;
+}
+
+export class SessionCache {
+  private entries = new Map<string, CachedSession & { at: number; epoch: number }>();
+  private epoch = 0;
+  /** True when this process hears every change (PGlite: always; PostgreSQL: while LISTENing). */
+  private hearing: boolean;
+  private listener?: { end(): Promise<void> };
+  private retry?: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(private db: Knex, private log: (msg: string) => void = () => undefined) {
+    db.on('query', (q: { sql?: string }) => {
+      if (q.sql && AUTH_WRITE_RE.test(q.sql)) this.invalidate();
+    });
+    const isPg = (db.client as { config?: { client?: unknown } }).config?.client === 'pg';
+    this.hearing = !isPg;
+    if (isPg) void this.listen();
+  }
+
+  invalidate(): void {
+    this.epoch++;
+    this.entries.clear();
+  }
+
+  get(id: string): CachedSession | undefined {
+    if (!this.hearing) return undefined;
+    const e = this.entries.get(id);
+    if (!e) return undefined;
+    if (e.epoch !== this.epoch || Date.now() - e.at > MAX_AGE_MS || e.expiresAt.getTime() <= Date.now()) {
+      this.entries.delete(id);
+      return undefined;
+    }
+    return e;
+  }
+
+  /** `epoch` is the value of currentEpoch() taken before the read: a change during the read discards it. */
+  set(id: string, value: CachedSession, epoch: number): void {
+    if (!this.hearing || epoch !== this.epoch) return;
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(id, { ...value, at: Date.now(), epoch });
+  }
+
+  currentEpoch(): number {
+    return this.epoch;
+  }
+
+  /** Moves a cached expiry forward (after a renewal), so the renewal is not repeated on every request. */
+  renewed(id: string, expiresAt: Date): void {
+    const e = this.entries.get(id);
+    if (e) e.expiresAt = expiresAt;
+  }
+
+  private async listen(): Promise<void> {
+    if (this.closed) return;
+    const { Client } = (this.db.client as { driver: { Client: new (c: unknown) => PgClient } }).driver;
+    const settings = (this.db.client as { connectionSettings: unknown }).connectionSettings;
+    const client = new Client(settings);
+    const lost = () => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      this.hearing = false;
+      this.invalidate();
+      if (!this.closed) this.retry = setTimeout(() => void this.listen(), 1000);
+    };
+    client.on('error', (err: Error) => {
+      this.log(`session cache: listener lost (${err.message}); not caching until it is back`);
+      lost();
+    });
+    client.on('end', lost);
+    client.on('notification', () => this.invalidate());
+    this.listener = client;
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      if (this.listener !== client) return;
+      this.invalidate(); // anything may have changed while nobody listened
+      this.hearing = true;
+    } catch {
+      client.end().catch(() => undefined);
+      lost();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    const l = this.listener;
+    this.listener = undefined;
+    this.hearing = false;
+    await l?.end().catch(() => undefined);
+  }
+}
+
+const caches = new WeakMap<Knex, SessionCache>();
+
+/** The one cache of a database handle (its listener closes with the handle: knex.destroy()). */
+export function sessionCacheFor(db: Knex, log?: (msg: string) => void): SessionCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    const created = new SessionCache(db, log);
+    caches.set(db, (cache = created));
+    // knex.destroy() ends in client.destroy(): the listener goes with the pool.
+    const client = db.client as { destroy: (cb?: unknown) => Promise<void> };
+    const destroy = client.destroy.bind(client);
+    client.destroy = async (cb?: unknown) => {
+      await created.close();
+      return destroy(cb);
+    };
+  }
+  return cache;
+}
+
+interface PgClient {
+  on(event: string, fn: (...args: never[]) => void): void;
+  connect(): Promise<void>;
+  query(sql: string): Promise<unknown>;
+  end(): Promise<void>;
+}

@@ -15,7 +15,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '20' }, 'restart-at': { type: 'string', default: '5' }, clients: { type: 'string', default: '20' } } });
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '20' }, 'restart-at': { type: 'string', default: '5' }, clients: { type: 'string', default: '20' }, 'down-seconds': { type: 'string', default: '0' } },
+});
+// --down-seconds N: stop the cluster, wait N seconds, start it (a longer outage than a restart).
+const down = Number(values['down-seconds']);
 const baseUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
 if (!baseUrl) {
   console.log('skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to the local PostgreSQL cluster');
@@ -86,7 +90,15 @@ const loops = cookies.map(async (cookie, i) => {
 });
 await new Promise((r) => setTimeout(r, Number(values['restart-at']) * 1000));
 const restartStart = Date.now();
-const restart = spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'restart'], { encoding: 'utf8' });
+const ctl = (action: string) => spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', action], { encoding: 'utf8' });
+let restart: ReturnType<typeof ctl>;
+if (down > 0) {
+  restart = ctl('stop');
+  await new Promise((r) => setTimeout(r, down * 1000));
+  if (restart.status === 0) restart = ctl('start');
+} else {
+  restart = ctl('restart');
+}
 const restartEnd = Date.now();
 if (restart.status !== 0) console.log(`restart failed: ${restart.stderr}`);
 await Promise.all(loops);
@@ -96,7 +108,7 @@ const byStatus = (xs: Sample[]) => Object.entries(xs.reduce<Record<string, numbe
 const firstOk = samples.filter((s) => s.start >= restartEnd && s.status === 200).sort((a, b) => a.end - b.end)[0];
 const failedAfter = samples.filter((s) => firstOk && s.start > firstOk.end + 1000 && s.status !== 200).length;
 const stillSignedIn = (await Promise.all(cookies.map((cookie) => fetch(`${base}/api/1/auth/me`, { headers: { cookie } }).then((r) => r.status)))).filter((s) => s === 200).length;
-console.log(`PostgreSQL ${version} restart under load: ${cookies.length} clients, ${samples.length} requests in ${values.seconds} s`);
+console.log(`PostgreSQL ${version} ${down > 0 ? `stopped for ${down} s` : 'restart'} under load: ${cookies.length} clients, ${samples.length} requests in ${values.seconds} s`);
 console.log(`  restart command took            ${((restartEnd - restartStart) / 1000).toFixed(2)} s`);
 console.log(`  answers during the restart      ${byStatus(during)}`);
 console.log(`  longest answer during it        ${Math.max(0, ...during.map((s) => s.end - s.start))} ms`);

@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { startApp, uid, type Signed, type TestApp } from '../helpers/app.js';
+import { qs, queriesOf as queriesOfDb, startApp, uid, type Signed, type TestApp } from '../helpers/app.js';
 
-const qs = (params: Record<string, unknown>) =>
-  Object.entries(params)
-    .map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`)
-    .join('&');
 
 describeEachDb('list totals and the unpaged cap', (kind) => {
   let t: TestApp;
@@ -16,18 +12,7 @@ describeEachDb('list totals and the unpaged cap', (kind) => {
   });
   afterAll(() => t?.close());
 
-  /** The SQL a request runs (knex's query events), to see whether it counted. */
-  async function queriesOf(fn: () => Promise<unknown>): Promise<string[]> {
-    const seen: string[] = [];
-    const listener = (q: { sql: string }) => seen.push(q.sql);
-    t.db.on('query', listener);
-    try {
-      await fn();
-    } finally {
-      t.db.removeListener('query', listener);
-    }
-    return seen;
-  }
+  const queriesOf = (fn: () => Promise<unknown>) => queriesOfDb(t.db, fn);
   const counts = (sqls: string[]) => sqls.filter((s) => /count\(\*\)/i.test(s)).length;
 
   it('pages of the same filter reuse the total; a write makes the next page count again; totals stay exact', async () => {

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { startApp, PASSWORD, type TestApp } from '../helpers/app.js';
+import { queriesOf as queriesOfDb, startApp, PASSWORD, type TestApp } from '../helpers/app.js';
 import type { Server } from 'node:http';
 import { pruneSessions, SIGNED_IN_TTL_MS } from '../../api/middleware/session.js';
 import { createApp } from '../../api/app.js';
@@ -50,18 +50,7 @@ describeEachDb('sessions: visitors write nothing, one read per request, renewal 
     expect((await c.get('/api/1/auth/me')).status).toBe(200);
   });
 
-  /** The SQL statements a call runs. */
-  async function queriesOf(fn: () => Promise<unknown>): Promise<string[]> {
-    const seen: string[] = [];
-    const listener = (q: { sql: string }) => seen.push(q.sql);
-    t.db.on('query', listener);
-    try {
-      await fn();
-    } finally {
-      t.db.removeListener('query', listener);
-    }
-    return seen;
-  }
+  const queriesOf = (fn: () => Promise<unknown>) => queriesOfDb(t.db, fn);
 
   it('an authenticated GET reads its session and user in one join, then from the cache: no read beyond its own query', async () => {
     const c = await t.signedIn('root');

@@ -25,6 +25,25 @@ export interface Roles {
   member: Signed;
 }
 
+/** A list query string the way ra-data-simple-rest writes it: each parameter as JSON. */
+export const qs = (params: Record<string, unknown>) =>
+  Object.entries(params)
+    .map(([k, v]) => `${k}=${encodeURIComponent(JSON.stringify(v))}`)
+    .join('&');
+
+/** The SQL statements `fn` makes the database handle run (knex's query events). */
+export async function queriesOf(db: Knex, fn: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const listener = (q: { sql: string }) => seen.push(q.sql);
+  db.on('query', listener);
+  try {
+    await fn();
+  } finally {
+    db.removeListener('query', listener);
+  }
+  return seen;
+}
+
 /** Temporarily changes one grant in the database matrix (as ops would) and restores it afterwards. */
 export async function withGrant(t: TestApp, role: string, group: string, bits: number, fn: () => Promise<void>): Promise<void> {
   const old = await t.db('permission_grants').where({ pg_role: role, pg_group: group }).first();

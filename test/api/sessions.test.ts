@@ -89,7 +89,7 @@ describeEachDb('sessions: visitors write nothing, one read per request, renewal 
     expect((await third.get('/api/1/auth/me')).status).toBe(401);
   });
 
-  it.skipIf(kind !== 'postgres')('another process hears of the change at once (PostgreSQL LISTEN/NOTIFY), and caches nothing while it cannot hear', async () => {
+  it.skipIf(kind !== 'postgres')('another process hears of the change at once (PostgreSQL LISTEN/NOTIFY; skipped on PGlite, which serves one process)', async () => {
     const db2 = createKnex({ databaseUrl: t.url!, log: () => undefined });
     const { app } = createApp({ db: db2, config: t.config, log: () => undefined });
     const server2 = await new Promise<Server>((resolve) => {

@@ -1,5 +1,5 @@
 // API vs the raw driver on the same SQL, in the same run, 50 connections (autocannon), on PostgreSQL.
-// npx tsx bench/api-vs-raw.ts [--users 100000] [--seconds 10] [--rounds 3]   (needs BENCH_DATABASE_URL or TEST_DATABASE_URL: a
+// npx tsx bench/api-vs-raw.ts [--users 100000] [--seconds 10] [--rounds 3]   (BENCH_LOG_LEVEL=info: with request logs)   (needs BENCH_DATABASE_URL or TEST_DATABASE_URL: a
 // server where the user may create databases; the benchmark creates its own database and drops it)
 //
 // Two servers run as child processes with the same pool size (DATABASE_POOL_MAX, default 10):
@@ -43,7 +43,7 @@ if (values.child === 'raw') {
   const { loadConfig } = await import('../api/config.js');
   const { createApp } = await import('../api/app.js');
   const { openDatabase } = await import('../api/db/bootstrap.js');
-  const config = loadConfig({ ...process.env, DATABASE_URL: values.url, LOG_LEVEL: 'silent', SESSION_SECRET: 'bench-'.padEnd(40, 'x'), DATA_DIR: '/tmp/ls-bench' });
+  const config = loadConfig({ ...process.env, DATABASE_URL: values.url, LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'silent', SESSION_SECRET: 'bench-'.padEnd(40, 'x'), DATA_DIR: '/tmp/ls-bench' });
   const db = openDatabase(config);
   const { app } = createApp({ db, config, log: () => undefined });
   const server = app.listen(0, '127.0.0.1', () => console.log(`ready ${(server.address() as { port: number }).port}`));

@@ -297,6 +297,29 @@ describeEachDb('health, readiness and metrics', (kind) => {
       await l.close();
     }
   });
+
+  it('at LOG_LEVEL=warn no request line is written, yet a 500 is logged at error with the id of its answer', async () => {
+    const l = await startLoggedApp(kind, 'warn');
+    try {
+      const ok = await request(l.server).get('/api/1/auth/me');
+      expect(ok.headers['x-request-id']).toMatch(UUID_RE);
+      expect(l.lines).toEqual([]);
+      const fault = vi.spyOn(l.context.limiter, 'hit').mockRejectedValueOnce(new Error('limiter store exploded'));
+      try {
+        const c = new TestClient(l.server);
+        const res = await c.post('/api/1/auth/forgot-password', { u_email: 'warn@example.com' });
+        expect(res.status).toBe(500);
+        expect(res.body.requestId).toBe(res.headers['x-request-id']);
+        const errorLine = l.lines.find((x) => x.level === 'error') as { msg: string; err: { message: string } };
+        expect(errorLine.msg).toContain(res.body.requestId);
+        expect(errorLine.err.message).toBe('limiter store exploded');
+      } finally {
+        fault.mockRestore();
+      }
+    } finally {
+      await l.close();
+    }
+  });
 });
 
 describe('metrics exposure (configuration, database-independent) [pglite]', () => {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { onWrite } from '../db/writes.js';
 
 /**
  * The totals of paged lists (Content-Range), reused across pages of the same filter so that count(*) does not
@@ -8,7 +9,6 @@ import type { Knex } from 'knex';
  */
 export const TOTAL_TTL_MS = 5000;
 const MAX_ENTRIES = 2000;
-const WRITE_RE = /^\s*(with\b[\s\S]*\b)?(insert|update|delete|truncate|merge)\b/i;
 
 interface Entry {
   total: number;
@@ -21,9 +21,7 @@ class TotalCache {
   entries = new Map<string, Entry>();
 
   constructor(db: Knex) {
-    db.on('query', (q: { sql?: string }) => {
-      if (q.sql && WRITE_RE.test(q.sql)) this.epoch++;
-    });
+    onWrite(db, () => this.epoch++);
   }
 
   get(key: string): number | undefined {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { onWrite } from '../db/writes.js';
 import type { User } from '../../resources/users.js';
 
 /**
@@ -13,6 +14,7 @@ import type { User } from '../../resources/users.js';
 export const MAX_AGE_MS = 10_000;
 const MAX_ENTRIES = 50_000;
 const CHANNEL = 'leadstage_auth';
+/** The writes that can end a session or change its user (a session's renewal, an UPDATE of sessions, cannot). */
 const AUTH_WRITE_RE = /^\s*(update\s+"?users"?\s|delete\s+from\s+"?(users|sessions)"?(\s|$)|truncate\b)/i;
 
 export interface CachedSession {
@@ -32,8 +34,8 @@ export class SessionCache {
   private closed = false;
 
   constructor(private db: Knex, private log: (msg: string) => void = () => undefined) {
-    db.on('query', (q: { sql?: string }) => {
-      if (q.sql && AUTH_WRITE_RE.test(q.sql)) this.invalidate();
+    onWrite(db, (sql) => {
+      if (AUTH_WRITE_RE.test(sql)) this.invalidate();
     });
     const isPg = (db.client as { config?: { client?: unknown } }).config?.client === 'pg';
     this.hearing = !isPg;

@@ -1,0 +1,20 @@
+import type { Knex } from 'knex';
+
+const WRITE_RE = /^\s*(with\b[\s\S]*\b)?(insert|update|delete|truncate|merge)\b/i;
+const listeners = new WeakMap<Knex, Set<(sql: string) => void>>();
+
+/**
+ * Calls `listener` with the SQL of every statement that writes (INSERT, UPDATE, DELETE, TRUNCATE, MERGE) run through
+ * this database handle, transactions included: what in-process caches use to know their copy may be stale.
+ */
+export function onWrite(db: Knex, listener: (sql: string) => void): void {
+  let set = listeners.get(db);
+  if (!set) {
+    const subscribers = (set = new Set());
+    listeners.set(db, subscribers);
+    db.on('query', (q: { sql?: string }) => {
+      if (q.sql && WRITE_RE.test(q.sql)) for (const fn of subscribers) fn(q.sql);
+    });
+  }
+  set.add(listener);
+}

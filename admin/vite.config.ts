@@ -1,19 +1,39 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/** The public form pages (api/routes/publicPages.ts serves public-form.html there): the same under `vite` dev. */
+const PUBLIC_FORM_PATHS = /^\/preview\/form-styles\//;
+const publicFormPages = (): Plugin => ({
+  name: 'ls-public-form-pages',
+  configureServer(server) {
+    server.middlewares.use((req, _res, next) => {
+      if (req.url && PUBLIC_FORM_PATHS.test(req.url)) req.url = `/public-form.html${req.url.slice(req.url.indexOf('?') >= 0 ? req.url.indexOf('?') : req.url.length)}`;
+      next();
+    });
+  },
+});
+
 export default defineConfig({
   root: here,
-  plugins: [react()],
+  plugins: [react(), publicFormPages()],
   build: {
     outDir: path.join(here, 'dist'),
     emptyOutDir: true,
     sourcemap: false,
     // dist/.vite/manifest.json: admin/scripts/bundle-report.mjs reads it to measure what each route loads.
     manifest: true,
+    rolldownOptions: {
+      // The admin only: the public form page (public-form.html) is built on its own by vite.public-form.config.ts, so the
+      // two share no chunk and neither page's figures move with the other's code.
+      input: path.join(here, 'index.html'),
+      // resources/ is headless: its modules only declare (no side effects), so an import whose bindings a page does not
+      // use costs that page nothing (the sign-in page imports messages.ts, which imports the console's messages).
+      treeshake: { moduleSideEffects: (id: string) => !/[\\/]resources[\\/][^\\/]+\.ts$/.test(id) },
+    },
   },
   server: { proxy: { '/api': 'http://localhost:3000', '/storage': 'http://localhost:3000' } },
 });

@@ -12,6 +12,7 @@ import { contextLog, createLogger, currentLogger, httpLogger, type Logger } from
 import { createMetrics, type Metrics } from './metrics.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { jsonBody } from './middleware/body.js';
+import { staticHeaders } from './middleware/staticHeaders.js';
 import { createCsrf } from './middleware/csrf.js';
 import { RateLimiter } from './middleware/rateLimit.js';
 import { sessionMiddleware } from './middleware/session.js';
@@ -20,6 +21,8 @@ import { sessionCacheFor } from './services/sessionCache.js';
 import { accountsRouter } from './routes/accounts.js';
 import { accountUsersRouter } from './routes/accountUsers.js';
 import { authRouter, verifyEmail } from './routes/auth.js';
+import { inviteRouter } from './routes/invite.js';
+import { handoffRouter } from './routes/handoff.js';
 import { emailsRouter } from './routes/emails.js';
 import { usersRouter } from './routes/users.js';
 import { storageRouter } from './routes/storage.js';
@@ -28,6 +31,13 @@ import { accountLogoRouter } from './routes/accountLogo.js';
 import { importRouter } from './routes/usersImport.js';
 import { PROJECT_ROOT } from './paths.js';
 import { healthRouter } from './routes/health.js';
+import { mountAccountResources } from './console/index.js';
+import { accountSummaryRouter } from './routes/accountSummary.js';
+import { publicPagesRouter } from './routes/publicPages.js';
+import { appRouter } from './routes/app.js';
+import { profileRouter } from './routes/profile.js';
+import { captureAppPages } from './routes/appPages.js';
+import { registerRouter } from './routes/register.js';
 
 export const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
 
@@ -71,6 +81,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   app.use(httpLogger(logger));
   app.use(metrics.timing);
   app.use(
+    staticHeaders(
     helmet({
       contentSecurityPolicy: {
         directives: {
@@ -87,6 +98,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
       },
       strictTransportSecurity: config.secureCookies,
     }),
+    ),
   );
   app.use(compression());
 
@@ -111,17 +123,28 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   api.use(csrf.protect);
   api.use(jsonBody({ limit: '1mb' }));
   api.use('/auth', authRouter());
+  api.use('/invite', inviteRouter());
+  api.use(handoffRouter());
+  api.use('/register', registerRouter());
   api.get('/users/verify/:token', verifyEmail);
   api.use('/users/import', importRouter());
   api.use('/users', usersRouter());
   api.use('/accounts/:accountId/users', accountUsersRouter());
+  mountAccountResources(api);
+  api.use('/accounts/:accountId', accountSummaryRouter());
   api.use('/storage', storageRouter());
   api.use('/accounts/:accountId', accountLogoRouter());
   api.use('/accounts', accountsRouter());
   api.use('/emails', emailsRouter());
+  api.use('/app', appRouter());
+  api.use('/profile', profileRouter());
   api.use(notFoundHandler);
   app.use('/api/1', api);
 
+  // The public form page (its own build and a stricter CSP: it carries an account's custom CSS).
+  app.use(publicPagesRouter(s3Origin, config.secureCookies));
+  // The capture app (/app): its own build, service worker and manifest.
+  app.use(captureAppPages(s3Origin, config.secureCookies));
   // The admin single-page app answers every other GET.
   const index = path.join(ADMIN_DIST, 'index.html');
   app.get(/.*/, (_req, res) => {

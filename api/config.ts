@@ -28,6 +28,8 @@ export interface Config {
   /** The most rows an unpaged list returns. */
   listMaxRows: number;
   rateLimit: { loginPerEmail: number; loginPerIp: number; mailPerEmail: number; windowSeconds: number };
+  /** Public registrations per address and event per window (and as many access-code checks). */
+  registrationLimit: { perIp: number; windowSeconds: number };
   storage: {
     driver: 'local' | 's3';
     maxFileBytes: number;
@@ -41,6 +43,10 @@ export interface Config {
   logLevel: LogLevel;
   /** An integration's API URL may be a private or loopback address (off: refused). */
   integrationsAllowPrivate: boolean;
+  /** Extra certificate authorities (PEM) trusted for calls to integrations, beside the system's (INTEGRATIONS_CA_FILE). */
+  integrationsCa?: string;
+  /** How long a badge scan waits for the provider (BADGE_SCAN_TIMEOUT_MS; account-console.md: 8 s; tests shorten it). */
+  badgeScanTimeoutMs: number;
 }
 
 /** Every problem found in the environment, one line each; the message is meant to be printed as is. */
@@ -89,6 +95,18 @@ const mailbox = () => z.string().refine((v) => isEmail(v.match(/<([^<>]+)>$/)?.[
 
 const HTTP = ['http', 'https'];
 
+/** A readable file of PEM certificates; the value is its contents. */
+const pemFile = () =>
+  z.string().transform((v, ctx) => {
+    let text: string;
+    try {
+      text = fs.readFileSync(v, 'utf8');
+    } catch {
+      return fail(ctx, 'must be a readable file');
+    }
+    return text.includes('-----BEGIN CERTIFICATE-----') ? text : fail(ctx, 'must hold PEM certificates (-----BEGIN CERTIFICATE-----)');
+  });
+
 /** The environment, variable by variable: '' counts as unset, so a blank line in .env means the default. */
 const envSchema = z.object({
   PORT: int(0, 65535).default(3000),
@@ -109,6 +127,8 @@ const envSchema = z.object({
   LOGIN_LIMIT_PER_IP: int(1, 1_000_000).default(100),
   MAIL_LIMIT_PER_EMAIL: int(1, 1_000_000).default(5),
   RATE_LIMIT_WINDOW_SECONDS: int(1, 7 * 24 * 3600).default(15 * 60),
+  REGISTRATION_LIMIT_PER_IP: int(1, 1_000_000_000).default(20),
+  REGISTRATION_LIMIT_WINDOW_SECONDS: int(1, 7 * 24 * 3600).default(10 * 60),
   CSV_MAX_BYTES: int(1, 1024 ** 3).default(20 * 1024 * 1024),
   LIST_MAX_ROWS: int(1, 1_000_000).default(10_000),
   STORAGE_DRIVER: oneOf(['local', 's3']).default('local'),
@@ -126,6 +146,8 @@ const envSchema = z.object({
   METRICS_PORT: int(1, 65535).optional(),
   LOG_LEVEL: oneOf(LOG_LEVELS).default('info'),
   INTEGRATIONS_ALLOW_PRIVATE: bool().default(false),
+  INTEGRATIONS_CA_FILE: pemFile().optional(),
+  BADGE_SCAN_TIMEOUT_MS: int(100, 120_000).default(8000),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -207,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       mailPerEmail: e.MAIL_LIMIT_PER_EMAIL,
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     },
+    registrationLimit: { perIp: e.REGISTRATION_LIMIT_PER_IP, windowSeconds: e.REGISTRATION_LIMIT_WINDOW_SECONDS },
     storage: {
       driver: e.STORAGE_DRIVER,
       maxFileBytes: e.STORAGE_MAX_FILE_BYTES,
@@ -226,6 +249,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsPort: e.METRICS_PORT,
     logLevel: e.LOG_LEVEL,
     integrationsAllowPrivate: e.INTEGRATIONS_ALLOW_PRIVATE,
+    integrationsCa: e.INTEGRATIONS_CA_FILE,
+    badgeScanTimeoutMs: e.BADGE_SCAN_TIMEOUT_MS,
   };
   return { ...config, ...overrides };
 }

@@ -105,6 +105,7 @@ export function errorHandler(log: (msg: string, extra?: unknown) => void): Error
     } else if (err?.code === '23505') e = new ApiError(409, 'conflict', 'A record with the same value already exists');
     else if (err?.code === '23503') e = new ApiError(409, 'reference_conflict', 'The record refers to, or is referred to by, another record');
     else if (err?.code === '22P02' || err?.code === '22001' || err?.code === '22021') e = new ApiError(400, 'validation_failed', 'Invalid input');
+    else if (err?.code === '23502') e = new ApiError(400, 'validation_failed', 'A required value is missing'); // NOT NULL: an empty value the rules let through
     else {
       const requestId = typeof req.id === 'string' ? req.id : crypto.randomUUID();
       log(`[${requestId}] ${req.method} ${req.originalUrl.split('?')[0]}: unhandled error`, err);

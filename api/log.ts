@@ -67,13 +67,13 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
 /** Paths polled by probes and scrapers: logged at debug, not info. */
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-/** Secret query values (reset-password and upload-signature links) and the e-mail verification token in a path. */
+/** Secret query values (reset-password and upload-signature links, a registration's access code) and the e-mail verification token in a path. */
 export function safeUrl(url: string): string {
   const q = url.indexOf('?');
   const path = (q < 0 ? url : url.slice(0, q)).replace(/(\/users\/verify\/)[^/?]+/, '$1[redacted]');
   if (q < 0) return path;
   const params = new URLSearchParams(url.slice(q + 1));
-  for (const key of ['token', 'signature']) if (params.has(key)) params.set(key, '[redacted]');
+  for (const key of ['token', 'signature', 'access_code']) if (params.has(key)) params.set(key, '[redacted]');
   return `${path}?${params.toString().replace(/%5Bredacted%5D/g, '[redacted]')}`;
 }
 

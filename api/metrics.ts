@@ -101,26 +101,36 @@ export function createMetrics(db: Knex, opts: { processMetrics: boolean }): Metr
     },
   });
 
-  const timing: RequestHandler = (req, res, next) => {
-    const start = process.hrtime.bigint();
-    // When the router hands the request to a Route it sets req.route; at that moment req.baseUrl and req.params are
-    // the route's own (they are unwound before an error handler runs), so the label is taken then.
-    let route: unknown;
-    let label: string | undefined;
-    Object.defineProperty(req, 'route', {
+  // The router sets req.route when it hands a request to a Route; at that moment req.baseUrl and req.params are the
+  // route's own (they are unwound before an error handler runs), so the label is taken then, by an accessor on the
+  // app's request prototype (defined once: an accessor defined on each request would slow every later req.* read).
+  const labels = new WeakMap<object, string>();
+  const routes = new WeakMap<object, unknown>();
+  const prototypes = new WeakSet<object>();
+  const watchRoutes = (req: Request) => {
+    const proto = Object.getPrototypeOf(req) as object;
+    if (prototypes.has(proto)) return;
+    prototypes.add(proto);
+    Object.defineProperty(proto, 'route', {
       configurable: true,
-      enumerable: true,
-      get: () => route,
-      set(v: { path?: unknown } | undefined) {
-        route = v;
-        if (v?.path !== undefined) label = routeLabel(req.baseUrl ?? '', req.params as Record<string, string>, String(v.path));
+      get(this: Request) {
+        return routes.get(this);
+      },
+      set(this: Request, v: { path?: unknown } | undefined) {
+        routes.set(this, v);
+        if (v?.path !== undefined) labels.set(this, routeLabel(this.baseUrl ?? '', this.params as Record<string, string>, String(v.path)));
       },
     });
+  };
+
+  const timing: RequestHandler = (req, res, next) => {
+    const start = process.hrtime.bigint();
+    watchRoutes(req);
     const mount = req.url.split('/')[1] ?? '';
     res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-      const route = label ?? (mount && res.statusCode !== 404 && MOUNTS.has(mount) ? `/${mount}/*` : 'unmatched');
+      const route = labels.get(req) ?? (mount && res.statusCode !== 404 && MOUNTS.has(mount) ? `/${mount}/*` : 'unmatched');
       duration.observe({ method: req.method, route, status_code: status }, seconds);
     });
     next();

@@ -9,6 +9,7 @@
 // e-mail) where raw runs rows + count(*) every time, as a list without a reused total would.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -52,8 +53,18 @@ if (values.child === 'raw') {
   await main();
 }
 
+/** CPU time (user + system) a process has used, in ms, from /proc (Linux): per-request cost that a busy machine blurs less than req/s. */
+function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 Hz)
+  } catch {
+    return NaN;
+  }
+}
+
 function startChild(kind: string, url: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE && kind === 'api' ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE, '--import', 'tsx'] : [path.resolve('node_modules/tsx/dist/cli.mjs')]), import.meta.filename, '--child', kind, '--url', url], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE && kind === 'api' ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : []), '--import', 'tsx', import.meta.filename, '--child', kind, '--url', url], {
     env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -141,11 +152,13 @@ async function main() {
       const ratios: number[] = [];
       for (let i = 0; i < rounds; i++) {
         const r = await viaRaw();
+        const cpu0 = cpuMs(api.child.pid!);
         const a = await viaApi();
+        const cpu = cpuMs(api.child.pid!) - cpu0;
         if (a.errors || r.errors) throw new Error(`${label}: ${a.errors} API errors, ${r.errors} raw errors`);
         ratios.push(a.rps / r.rps);
         console.log(
-          `  ${label.padEnd(28)} raw ${r.rps.toFixed(0).padStart(6)} req/s (p50 ${r.p50} ms, p99 ${r.p99} ms)   api ${a.rps.toFixed(0).padStart(6)} req/s (p50 ${a.p50} ms, p99 ${a.p99} ms)   ratio ${(a.rps / r.rps).toFixed(2)}`,
+          `  ${label.padEnd(28)} raw ${r.rps.toFixed(0).padStart(6)} req/s (p50 ${r.p50} ms, p99 ${r.p99} ms)   api ${a.rps.toFixed(0).padStart(6)} req/s (p50 ${a.p50} ms, p99 ${a.p99} ms)   ratio ${(a.rps / r.rps).toFixed(2)}   api CPU ${((cpu * 1000) / (a.rps * Number(values.seconds))).toFixed(0)} µs/req`,
         );
       }
       console.log(`  ${label.padEnd(28)} median ratio ${median(ratios).toFixed(2)} over ${rounds} rounds`);

@@ -1,3 +1,7 @@
+import { CONSOLE_MESSAGES } from './consoleMessages.js';
+
+export { CONSOLE_MESSAGES };
+
 /**
  * Message keys used by validation and error codes, with their English text.
  * The admin's i18n files translate the same keys; the API uses this text for `message`.
@@ -21,8 +25,27 @@ export const STORAGE_MESSAGES = {
   error_upload_mismatch: 'This does not match the signed upload',
 } satisfies Record<string, string>;
 
-export const MESSAGES = {
+/**
+ * Members, invites and mail templates of the account console (account-console.md section 3; spec 8's invite texts).
+ * In the entry catalogue because the public invitation page shows them.
+ */
+export const INVITE_MESSAGES = {
+  error_role_above_own: 'You cannot grant a role above your own',
+  error_invite_already_exists: 'An invite with the same email address already exists',
+  error_invite_failed: 'Failed to create invite',
+  error_invite_invalid: 'Failed to validate the invite',
+  error_invite_closed: 'This invite has already been accepted or revoked',
+  error_invite_other_user: 'This invite is for another e-mail address; sign in with that address to accept it',
+  error_mail_failed: 'The e-mail could not be sent',
+  error_set_role_forbidden: 'You may not set member roles',
+  error_member_above_own: 'You cannot change a member whose role is above your own',
+  error_members_join_by_invite: 'Members join through invites; only a root user adds an existing user',
+} satisfies Record<string, string>;
+
+/** The sign-in pages' and the entry admin's keys. */
+export const ENTRY_MESSAGES = {
   ...STORAGE_MESSAGES,
+  ...INVITE_MESSAGES,
   error_email_required: 'Please enter an email',
   error_email_invalid: 'Please enter a valid email',
   error_password_too_short: 'Invalid password, please use 12 characters.',
@@ -46,6 +69,11 @@ export const MESSAGES = {
   error_csv_columns: 'The file needs at least an email column',
   error_csv_empty: 'The file has no rows to import',
 } satisfies Record<string, string>;
+
+const merge = <A extends object, B extends object>(a: A, b: B): A & B => ({ ...a, ...b });
+
+/** Every key with its English text: the API's `message` for a key. (Pure: a page that does not use it drops it.) */
+export const MESSAGES = /* @__PURE__ */ merge(ENTRY_MESSAGES, CONSOLE_MESSAGES);
 
 export function messageFor(key: string): string {
   return (MESSAGES as Record<string, string>)[key] ?? key;

@@ -41,12 +41,27 @@ export const GROUPS = [
   'account_handoffs',
   'account_users',
   'app_general',
+  // account-console.md section 2: five groups the spec does not show
+  'account_mail_templates',
+  'account_assets',
+  'account_carousels',
+  'account_statistics',
+  'account_settings',
 ] as const;
 export type Group = (typeof GROUPS)[number];
 
 /** A grant is a bit mask, or '*' for every bit of the group. */
 export type Grant = number | '*';
 export type Matrix = Record<string, Partial<Record<string, Grant>>>;
+
+/** account-console.md section 2: root, superadmin and admin. */
+const consoleStaff: Partial<Record<Group, Grant>> = {
+  account_mail_templates: 15,
+  account_assets: 15,
+  account_carousels: 15,
+  account_statistics: 1,
+  account_settings: 15,
+};
 
 const superadmin: Partial<Record<Group, Grant>> = {
   entry_accounts: 15,
@@ -70,6 +85,7 @@ const superadmin: Partial<Record<Group, Grant>> = {
   account_handoffs: 7,
   account_users: 15,
   app_general: 15,
+  ...consoleStaff,
 };
 
 export const PERMISSIONS: Matrix = {
@@ -96,6 +112,7 @@ export const PERMISSIONS: Matrix = {
     account_handoffs: 7,
     account_users: 15,
     app_general: 15,
+    ...consoleStaff,
   },
   superadmin,
   // DESIGN.md: admin = superadmin except entry_accounts read+update and no account_members delete.
@@ -121,6 +138,11 @@ export const PERMISSIONS: Matrix = {
     account_handoffs: 7,
     account_users: 0,
     app_general: 7, // no export_curl
+    account_mail_templates: 0,
+    account_assets: 1,
+    account_carousels: 1,
+    account_statistics: 0,
+    account_settings: 0,
   },
 };
 
@@ -131,6 +153,12 @@ export function isRole(value: unknown): value is Role {
 export function isGroup(value: unknown): value is Group {
   return typeof value === 'string' && (GROUPS as readonly string[]).includes(value);
 }
+
+/**
+ * An operation a resource offers to nobody (a handoff's delete: its group has no delete bit, so the history stays).
+ * No group has such a bit, so can() is false for every role and the route answers 403.
+ */
+export const NOBODY = 'nobody';
 
 /** The bits a permission name (or number) stands for in a group; 0 when unknown. */
 export function permissionBits(group: string, permission: string | number): number {

@@ -1,5 +1,69 @@
 import type { z } from 'zod';
 
+/**
+ * What a field is, for both sides: the API derives its zod rule from it (resources/define.ts) and the admin picks the
+ * input, the list column and the filter from one table keyed by kind (admin/src/generated/kinds.tsx).
+ */
+export type FieldKind =
+  | 'text'
+  | 'longtext'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'colour'
+  | 'url'
+  | 'email'
+  | 'identifier'
+  | 'enum'
+  | 'reference'
+  | 'asset'
+  | 'secret'
+  | 'json';
+
+export interface FieldMeta {
+  kind: FieldKind;
+  /** enum: the allowed values (labels: resources.<name>.options.<field>.<value>). */
+  options?: readonly string[];
+  /** reference/asset: the resource the id points to (same account), and the column it matches (default its key). */
+  reference?: string;
+  referenceKey?: string;
+  /** The field names the record's parent (a child resource filtered by it); a parent from elsewhere answers 404. */
+  parent?: boolean;
+  required?: boolean;
+  /** Message key when a required field is missing (default error_required). */
+  requiredMessage?: string;
+  /** Shown in the generated list. */
+  list?: boolean;
+  /** Offered as a list filter (equality). The API filters by every reference and parent field as well. */
+  filter?: boolean;
+  /**
+   * date/datetime: also a range filter under these two names (filter.<from>, filter.<to>, each inclusive). A value is a
+   * date YYYY-MM-DD (for a datetime: that whole day, UTC) or, for a datetime, an ISO 8601 time.
+   */
+  range?: { from: string; to: string };
+  /** The list may be sorted by it. */
+  sort?: boolean;
+  /** Sent by the server, never accepted from a client (e.g. a status the server keeps). */
+  readOnly?: boolean;
+  /** Accepted on create only. */
+  createOnly?: boolean;
+  /** Not shown in the generated form (set by a hand-written screen or the server). */
+  formHidden?: boolean;
+  /** Default on create. */
+  default?: unknown;
+  /** text/longtext/secret: maximum length; number: bounds. */
+  max?: number;
+  min?: number;
+  integer?: boolean;
+  /** Shown in the form only while another field has one of these values (e.g. the access code when restricted). */
+  showWhen?: { field: string; values: readonly unknown[] };
+  /** i18n key of the label (default resources.<name>.fields.<field>). */
+  label?: string;
+}
+
+export type Fields = Record<string, FieldMeta>;
+
 /** One declaration per entity: what the API registry and the admin both read. */
 export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny, Update extends z.ZodTypeAny = z.ZodTypeAny> {
   /** Plural name: REST path segment, react-admin resource, i18n key. */
@@ -22,8 +86,41 @@ export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny,
   defaultSort: { field: string; order: 'ASC' | 'DESC' };
   /** Columns a list may be filtered by for equality. */
   filterable: string[];
+  /** Range filters: filter.<from> and filter.<to> bound `field` (FieldMeta.range). */
+  ranges?: { field: string; kind: 'date' | 'datetime'; from: string; to: string }[];
   /** Columns shown in the admin list. */
   listColumns: string[];
   /** Columns never sent to a client. */
   hidden?: string[];
+  /** Field metadata (account console resources): drives the schemas, the generic API and the generated screens. */
+  fields?: Fields;
+  /** Ordered children: the order column and the columns naming one parent (PUT …/order reorders one parent's set). */
+  order?: { field: string; parent: string[] };
+  /** The field a record is shown by (react-admin recordRepresentation). */
+  title?: string;
+  /** A record in words when one field is not enough (a member: names and e-mail); default the title field. */
+  represent?: (record: Record<string, unknown>) => string;
+  /** Rules across fields, on the whole record (stored values merged with the change): field → message key. */
+  check?: (record: Record<string, unknown>) => Record<string, string> | undefined;
+  /** Fields whose unique index (named <table>_<field>_unique) answers 409 with the field; code default name_taken. */
+  unique?: { field: string; code?: string }[];
+  /**
+   * Contract error codes a validation failure answers with (account-console.md, e.g. event_title_required): when a
+   * field's message key is error_<code> for one of these, the 400's code is that code instead of validation_failed.
+   */
+  codes?: string[];
+  /** One record per account (settings): GET/PUT on the resource path itself. */
+  singleton?: boolean;
+  /**
+   * For tables too large to count on every page (leads): a list's total is counted exactly up to this many rows;
+   * past it the total is the database planner's estimate (never below this + 1) and the answer carries
+   * X-Total-Estimated: true, so a screen can say "about". A page past an estimated end is counted exactly.
+   */
+  exactTotalUpTo?: number;
+  /**
+   * A column that orders rows the sort leaves equal, before the primary key and in the sort's direction (leads:
+   * ld_captured_at), so one index on (<account>, <sorted column>, <tieBreak>) serves a page of that sort. Without it
+   * ties are ordered by the primary key.
+   */
+  tieBreak?: string;
 }

@@ -31,10 +31,10 @@ const password = () =>
     .nullable()
     .transform((v) => v ?? '');
 
-type PasswordFields = { u_password?: string | null; u_password_confirm?: string | null };
+export type PasswordFields = { u_password?: string | null; u_password_confirm?: string | null };
 
 /** Spec point 5: if either password field is filled both rules apply; errors show on both fields for a mismatch. */
-function checkPasswords(min: number, required: boolean) {
+export function checkPasswords(min: number, required: boolean) {
   return (v: PasswordFields, ctx: z.RefinementCtx) => {
     const pw = v.u_password ?? '';
     const confirm = v.u_password_confirm ?? '';

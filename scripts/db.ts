@@ -48,7 +48,7 @@ await runCli(async () => {
       console.log('seeded:', (await runSeeds(db, (f) => f.startsWith('01_'))).join(', '));
     } else {
       await prepareDatabase(db); // the matrix only if the table is empty: ops' grant changes stay
-      console.log('seeded:', (await runSeeds(db, (f) => f.startsWith('02_'))).join(', '));
+      console.log('seeded:', (await runSeeds(db, (f) => f.startsWith('02_') || f.startsWith('03_'))).join(', '));
     }
   } finally {
     await db.destroy();

@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8'));
 const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
+// The public form page is a build of its own (admin/vite.public-form.config.ts) with its own manifest.
+const publicFormManifestFile = path.join(dist, '.vite', 'public-form-manifest.json');
+const publicForm = fs.existsSync(publicFormManifestFile) ? JSON.parse(fs.readFileSync(publicFormManifestFile, 'utf8')) : undefined;
 
 const sizes = new Map();
 function size(file) {
@@ -20,23 +23,29 @@ function size(file) {
   return sizes.get(file);
 }
 
-function closure(keys, seen = new Set()) {
+function closure(keys, m = manifest, seen = new Set()) {
   for (const key of keys) {
     if (seen.has(key)) continue;
     seen.add(key);
-    closure(manifest[key].imports ?? [], seen);
+    closure(m[key].imports ?? [], m, seen);
   }
   return seen;
 }
 
-function route(lazyKeys) {
-  const keys = closure([entryKey, ...lazyKeys]);
-  const files = [...keys].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'));
+function route(lazyKeys, m = manifest, entry = entryKey) {
+  const keys = closure([entry, ...lazyKeys], m);
+  const files = [...keys].map((k) => m[k].file).filter((f) => f.endsWith('.js'));
   const total = files.reduce((acc, f) => ({ min: acc.min + size(f).min, gzip: acc.gzip + size(f).gzip }), { min: 0, gzip: 0 });
   return { files: files.length, ...total };
 }
 
 const lazy = (name) => Object.keys(manifest).filter((k) => k.endsWith(name));
+const consoleShell = () => [
+  ...lazy('src/AdminApp.tsx'),
+  ...lazy('src/console/ConsoleRoutes.tsx'),
+  ...lazy('src/console/ConsoleMenu.tsx'),
+  ...lazy('src/i18n/console/en.ts'),
+];
 const routes = {
   '/login': route(lazy('src/public/LoginPage.tsx')),
   '/users/verify/:token': route(lazy('src/public/VerifyPage.tsx')),
@@ -46,7 +55,18 @@ const routes = {
   '/users': route([...lazy('src/AdminApp.tsx'), ...lazy('src/users/UserList.tsx')]),
   '/users/:id': route([...lazy('src/AdminApp.tsx'), ...lazy('src/users/UserEdit.tsx')]),
   '/media': route([...lazy('src/AdminApp.tsx'), ...lazy('src/media/MediaPage.tsx')]),
+  // The account console: its routes, menu and English texts, then the screen.
+  '/console/:id': route([...consoleShell(), ...lazy('src/console/ConsoleHome.tsx')]),
+  '/console/:id/events': route([...consoleShell(), ...lazy('src/generated/GeneratedList.tsx')]),
+  '/console/:id/events/new': route([...consoleShell(), ...lazy('src/generated/GeneratedCreate.tsx')]),
+  '/console/:id/events/:eid': route([...consoleShell(), ...lazy('src/events/EventEdit.tsx')]),
+  '/console/:id/forms/:fid': route([...consoleShell(), ...lazy('src/forms/FormEdit.tsx')]),
+  '/console/:id/lists/:lid': route([...consoleShell(), ...lazy('src/lists/ListEdit.tsx')]),
 };
+if (publicForm) {
+  // the console's preview of a form style (and the registration page to come): its entry's static imports
+  routes['/preview/form-styles/…'] = route([], publicForm, Object.keys(publicForm).find((k) => publicForm[k].isEntry));
+}
 const all = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js'));
 const largest = all.map((f) => ({ file: f, ...size(`assets/${f}`) })).sort((a, b) => b.min - a.min)[0];
 const totalJs = all.reduce((acc, f) => acc + size(`assets/${f}`).min, 0);

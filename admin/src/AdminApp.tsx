@@ -27,6 +27,7 @@ const UserCreate = lazy(() => import('./users/UserCreate'));
 const UserEdit = lazy(() => import('./users/UserEdit'));
 const EmailPreview = lazy(() => import('./emails/EmailPreview'));
 const MediaPage = lazy(() => import('./media/MediaPage'));
+const ConsoleRoutes = lazy(() => import('./console/ConsoleRoutes'));
 
 function screen(Component: ComponentType) {
   return (
@@ -135,6 +136,8 @@ function EntryAdmin() {
             </RequireAccess>
           }
         />
+        {/* The account console (account-console.md 1): its own routes, basename and menu, in this same react-admin. */}
+        <Route path="/console/:accountId/*" element={screen(ConsoleRoutes)} />
         <Route
           path="/emails/:template/:userid"
           element={

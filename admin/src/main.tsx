@@ -6,13 +6,15 @@ import { readCookie } from './providers/http';
 
 /**
  * The entry: picks the screen from the address and loads it on demand (one chunk per route). The public pages
- * (sign-in, logout, e-mail confirmation, password reset) are plain MUI; every other path loads the react-admin app
+ * (sign-in, logout, e-mail confirmation, password reset, invitation) are plain MUI; every other path loads the react-admin app
  * (AdminApp), which runs react-router with basename '' so its paths are exactly /accounts, /users/new… (no hash).
  */
 const LoginPage = lazy(() => import('./public/LoginPage'));
 const LogoutPage = lazy(() => import('./public/LogoutPage'));
 const VerifyPage = lazy(() => import('./public/VerifyPage'));
 const ResetPasswordPage = lazy(() => import('./public/ResetPasswordPage'));
+const InvitePage = lazy(() => import('./public/InvitePage'));
+const HandoffPage = lazy(() => import('./public/HandoffPage'));
 const AdminApp = lazy(() => import('./AdminApp'));
 
 /** `/`: the accounts when signed in (the readable is_logged_in cookie, spec 4), else the sign-in page. */
@@ -34,6 +36,10 @@ function Screen({ path }: { path: string }) {
       return <VerifyPage token={route.token} />;
     case 'resetpassword':
       return <ResetPasswordPage />;
+    case 'invite':
+      return <InvitePage token={route.token} />;
+    case 'handoff':
+      return <HandoffPage token={route.token} />;
     default:
       return <AdminApp />;
   }

@@ -48,7 +48,18 @@ export type PublicRoute =
   | { page: 'login' }
   | { page: 'logout' }
   | { page: 'verify'; token: string }
-  | { page: 'resetpassword' };
+  | { page: 'resetpassword' }
+  | { page: 'invite'; token: string }
+  | { page: 'handoff'; token: string };
+
+/** A path segment as written (a malformed %-escape is kept as is: the server then calls the link invalid). */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 export function publicRoute(path: string): PublicRoute | undefined {
   const p = path.replace(/\/+$/, '') || '/';
@@ -58,5 +69,9 @@ export function publicRoute(path: string): PublicRoute | undefined {
   if (p === '/users/resetpassword') return { page: 'resetpassword' };
   const verify = /^\/users\/verify\/([^/]+)$/.exec(p);
   if (verify) return { page: 'verify', token: decodeURIComponent(verify[1]) };
+  const invite = /^\/invite\/([^/]+)$/.exec(p);
+  if (invite) return { page: 'invite', token: safeDecode(invite[1]) };
+  const handoff = /^\/handoffs\/([^/]+)$/.exec(p);
+  if (handoff) return { page: 'handoff', token: safeDecode(handoff[1]) };
   return undefined;
 }

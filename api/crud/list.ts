@@ -17,7 +17,18 @@ export interface ListQuery {
   q?: string;
   ids?: string[];
   equals: Record<string, unknown[]>;
+  /** Range bounds (declaration's `ranges`): column, comparison, value as ISO text. */
+  ranges: RangeBound[];
 }
+
+export interface RangeBound {
+  field: string;
+  op: '>=' | '<' | '<=';
+  value: string;
+}
+
+/** What a filter object asks for (the part of a list query that picks rows, not their order or page). */
+export type ListFilter = Pick<ListQuery, 'q' | 'ids' | 'equals' | 'ranges'>;
 
 function parseJson(value: unknown, name: string): unknown {
   if (value === undefined) return undefined;
@@ -39,7 +50,7 @@ export function parseListQuery(req: Request, decl: ResourceDeclaration, idColumn
   const filter = parseJson(req.query.filter, 'filter') ?? {};
   // Any of range/sort/filter asks for the paged form (one page, at most MAX_PAGE rows, with Content-Range).
   const paged = range !== undefined || sort !== undefined || req.query.filter !== undefined;
-  const query: ListQuery = { paged, start: 0, end: MAX_PAGE - 1, sort: decl.defaultSort, equals: {} };
+  const query: ListQuery = { paged, start: 0, end: MAX_PAGE - 1, sort: decl.defaultSort, equals: {}, ranges: [] };
 
   if (range !== undefined) {
     if (
@@ -61,26 +72,76 @@ export function parseListQuery(req: Request, decl: ResourceDeclaration, idColumn
     if (order !== 'ASC' && order !== 'DESC') throw new ApiError(400, 'invalid_sort', 'sort order must be ASC or DESC');
     query.sort = { field, order };
   }
+  Object.assign(query, parseFilter(filter, decl, idColumn));
+  return query;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** A real calendar date YYYY-MM-DD as its UTC midnight, else undefined. */
+function dateOnly(v: string): Date | undefined {
+  const m = DATE_ONLY.exec(v);
+  if (!m) return undefined;
+  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3] ? d : undefined;
+}
+
+/**
+ * One bound of a range filter. A date bounds a datetime by whole days (UTC): from = its first moment, to = before the
+ * next day; an ISO time bounds it exactly (a time without zone is UTC). A date field takes dates only. Anything else,
+ * or a year outside 1900..9999, is the client's mistake: 400 invalid_filter.
+ */
+function rangeBound(range: NonNullable<ResourceDeclaration['ranges']>[number], side: 'from' | 'to', raw: unknown): RangeBound {
+  const bad = () => new ApiError(400, 'invalid_filter', `filter.${range[side]} must be a date (YYYY-MM-DD)${range.kind === 'datetime' ? ' or an ISO 8601 time' : ''}`);
+  if (typeof raw !== 'string') throw bad();
+  const v = raw.trim();
+  const day = dateOnly(v);
+  if (range.kind === 'date') {
+    if (!day) throw bad();
+    return { field: range.field, op: side === 'from' ? '>=' : '<=', value: v };
+  }
+  let at: Date;
+  if (day) at = side === 'from' ? day : new Date(day.getTime() + DAY_MS);
+  else if (ISO_TIME.test(v)) at = new Date(/(Z|[+-]\d{2}:?\d{2})$/i.test(v) ? v : `${v}Z`);
+  else throw bad();
+  if (Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1900 || at.getUTCFullYear() > 9999) throw bad();
+  return { field: range.field, op: side === 'from' ? '>=' : day ? '<' : '<=', value: at.toISOString() };
+}
+
+const rangeNamed = (decl: ResourceDeclaration, key: string) => decl.ranges?.find((r) => r.from === key || r.to === key);
+
+/**
+ * A filter object ({q, id, <column>: value | [values], <range name>: bound}) checked against the declaration: what a
+ * list, an export or a bulk action over "everything this filter shows" selects. Unknown keys and bad values: 400
+ * invalid_filter.
+ */
+export function parseFilter(filter: unknown, decl: ResourceDeclaration, idColumn: string): ListFilter {
+  const out: ListFilter = { equals: {}, ranges: [] };
   if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) throw new ApiError(400, 'invalid_filter', 'filter must be an object');
   for (const [key, raw] of Object.entries(filter as Record<string, unknown>)) {
     if (raw === undefined || raw === null || raw === '') continue;
     if (key === 'q') {
       if (typeof raw !== 'string' || raw.includes('\u0000')) throw new ApiError(400, 'invalid_filter', 'filter.q must be text');
-      query.q = raw.trim().slice(0, 200);
+      out.q = raw.trim().slice(0, 200);
     } else if (key === 'id' || key === idColumn) {
       const list = (Array.isArray(raw) ? raw : [raw]).map(String);
-      query.ids = list.filter(isUuid); // a malformed id simply matches nothing
+      out.ids = list.filter(isUuid); // a malformed id simply matches nothing
+    } else if (rangeNamed(decl, key)) {
+      const range = rangeNamed(decl, key)!;
+      out.ranges.push(rangeBound(range, range.from === key ? 'from' : 'to', raw));
     } else if (decl.filterable.includes(key)) {
       const list = Array.isArray(raw) ? raw : [raw];
       if (!list.every((v) => ['string', 'number', 'boolean'].includes(typeof v) && !String(v).includes('\u0000')))
         throw new ApiError(400, 'invalid_filter', `filter.${key} must be a value or a list of values`);
       // Values go to the database as text, which casts them to the column's type (a bad value: invalid_filter).
-      query.equals[key] = list.map((v) => (v === 'true' || v === true ? true : v === 'false' || v === false ? false : String(v)));
+      out.equals[key] = list.map((v) => (v === 'true' || v === true ? true : v === 'false' || v === false ? false : String(v)));
     } else {
       throw new ApiError(400, 'invalid_filter', `Cannot filter by ${key}`);
     }
   }
-  return query;
+  return out;
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -90,7 +151,7 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * q is a prefix of one search column ("acme events" finds the account "Acme Events"), or when each word of q is a
  * prefix of one of the search columns ("ann smi" finds Ann Smith).
  */
-export function applyFilters(qb: Knex.QueryBuilder, query: ListQuery, decl: ResourceDeclaration, idColumn: string): Knex.QueryBuilder {
+export function applyFilters(qb: Knex.QueryBuilder, query: ListFilter, decl: ResourceDeclaration, idColumn: string): Knex.QueryBuilder {
   const words = (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length) {
     const anyColumn = (w: Knex.QueryBuilder, text: string) => {
@@ -106,13 +167,49 @@ export function applyFilters(qb: Knex.QueryBuilder, query: ListQuery, decl: Reso
   }
   if (query.ids) qb.whereIn(idColumn, query.ids.length ? query.ids : ['00000000-0000-4000-8000-000000000000']);
   for (const [col, values] of Object.entries(query.equals)) qb.whereIn(col, values as string[]);
+  for (const r of query.ranges ?? []) qb.where(r.field, r.op, r.value);
   return qb;
+}
+
+/** True when the filter selects every row (no search, ids, values or ranges). */
+export function isEmptyFilter(f: ListFilter): boolean {
+  return !f.q && !f.ids && !Object.keys(f.equals).length && !(f.ranges ?? []).length;
+}
+
+/**
+ * A filter value the column's type cannot hold (e.g. a_is_enabled: "maybe") as 400 invalid_filter: the client's
+ * mistake, not ours. PostgreSQL says so with a 22xxx code; PGlite serialises parameters itself and throws "Invalid
+ * input for <type> type". Anything else is returned as it is.
+ */
+export function filterValueError(err: unknown): unknown {
+  const { code, message } = (err ?? {}) as { code?: string; message?: string };
+  if (code === '22P02' || code === '22007' || code === '22008' || code === '22003' || /Invalid input for \w+ type/.test(message ?? ''))
+    return new ApiError(400, 'invalid_filter', 'A filter value does not fit its field');
+  return err;
+}
+
+/** The planner's row estimate for a query (EXPLAIN without running it). */
+async function estimateRows(db: Knex, qb: Knex.QueryBuilder): Promise<number> {
+  const { sql, bindings } = qb.toSQL();
+  const res = (await db.raw(`explain (format json) ${sql}`, bindings as Knex.RawBinding[])) as { rows?: Record<string, unknown>[] } | Record<string, unknown>[];
+  const rows = Array.isArray(res) ? res : (res.rows ?? []);
+  const raw = rows[0]?.['QUERY PLAN'];
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[] | undefined;
+  return Math.round(Number(plan?.[0]?.Plan?.['Plan Rows'] ?? 0));
+}
+
+export interface ListResult {
+  rows: Record<string, unknown>[];
+  total: number;
+  /** The total is an estimate (ResourceDeclaration.exactTotalUpTo). */
+  estimated?: boolean;
 }
 
 /**
  * Runs a list. Paged: one page, and the total for Content-Range, which is exact without a count when the page ends
- * the list, reused across pages of the same filter (api/crud/totals.ts), else counted. Unpaged: every row up to
- * `maxRows`; a longer list answers its first `maxRows` rows and says how many there are (Content-Range).
+ * the list, reused across pages of the same filter (api/crud/totals.ts), else counted: exactly, or for a declaration
+ * with exactTotalUpTo exactly up to that many rows and estimated past it. Unpaged: every row up to `maxRows`; a longer
+ * list answers its first `maxRows` rows and says how many there are (Content-Range).
  */
 export async function runList(
   db: Knex,
@@ -121,16 +218,30 @@ export async function runList(
   decl: ResourceDeclaration,
   idColumn: string,
   maxRows = Number.MAX_SAFE_INTEGER,
-): Promise<{ rows: Record<string, unknown>[]; total: number }> {
-  const rowsQuery = applyFilters(base(), query, decl, idColumn).orderBy(query.sort.field, query.sort.order.toLowerCase() as 'asc' | 'desc');
-  if (query.sort.field !== idColumn) rowsQuery.orderBy(idColumn, 'asc'); // a stable order across pages
-  const countQuery = () => applyFilters(base(), query, decl, idColumn).clearSelect().clearOrder().count({ n: '*' }).first();
-  const count = async () => Number(((await countQuery()) as { n: string | number } | undefined)?.n ?? 0);
+): Promise<ListResult> {
+  const direction = query.sort.order.toLowerCase() as 'asc' | 'desc';
+  const rowsQuery = applyFilters(base(), query, decl, idColumn).orderBy(query.sort.field, direction);
+  // A stable order across pages: ties by the declaration's tie-break column (in the sort's direction, so an index
+  // serves it), then by the key.
+  if (decl.tieBreak && query.sort.field !== decl.tieBreak && query.sort.field !== idColumn) rowsQuery.orderBy(decl.tieBreak, direction);
+  if (query.sort.field !== idColumn) rowsQuery.orderBy(idColumn, decl.tieBreak ? direction : 'asc');
+  const filtered = () => applyFilters(base(), query, decl, idColumn).clearSelect().clearOrder();
+  const countQuery = () => filtered().count({ n: '*' }).first();
+  const exactCount = async () => Number(((await countQuery()) as { n: string | number } | undefined)?.n ?? 0);
+  const limit = decl.exactTotalUpTo;
+  /** The total: exact, or (with exactTotalUpTo, unless `exact`) exact up to the limit and estimated past it. */
+  const count = async (exact = false): Promise<{ total: number; estimated: boolean }> => {
+    if (!limit || exact) return { total: await exactCount(), estimated: false };
+    const bounded = await db.from(filtered().select(db.raw('1 as one')).limit(limit + 1).as('bounded')).count({ n: '*' }).first();
+    const n = Number((bounded as { n: string | number } | undefined)?.n ?? 0);
+    if (n <= limit) return { total: n, estimated: false };
+    return { total: Math.max(limit + 1, await estimateRows(db, filtered().select(db.raw('1 as one')))), estimated: true };
+  };
   try {
     if (!query.paged) {
       const rows = await rowsQuery.limit(Math.min(maxRows, Number.MAX_SAFE_INTEGER - 1) + 1);
       if (rows.length <= maxRows) return { rows, total: rows.length };
-      return { rows: rows.slice(0, maxRows), total: await count() };
+      return { rows: rows.slice(0, maxRows), ...(await count()) };
     }
     const size = query.end - query.start + 1;
     const totals = totalsFor(db);
@@ -141,26 +252,25 @@ export async function runList(
       // Counted alongside the page unless a fresh total is known.
       cached === undefined ? count() : Promise.resolve(undefined),
     ]);
-    let total: number;
-    if (rows.length > 0 && rows.length < size) total = query.start + rows.length; // the page ends the list: exact
-    else if (counted !== undefined) total = counted;
-    else if (cached !== undefined && cached >= query.start + rows.length && (rows.length > 0 || cached <= query.start)) total = cached;
-    else total = await count(); // the cached total contradicts the page: recount
-    totals.set(key, total);
-    return { rows, total };
+    let result: { total: number; estimated: boolean };
+    if (rows.length > 0 && rows.length < size) result = { total: query.start + rows.length, estimated: false }; // the page ends the list: exact
+    else if (counted !== undefined && !(counted.estimated && rows.length === 0)) result = counted;
+    else if (cached !== undefined && cached >= query.start + rows.length && (rows.length > 0 || cached <= query.start)) result = { total: cached, estimated: totals.estimated(key) };
+    else result = await count(rows.length === 0); // the cached total contradicts the page, or a page past an estimated end: recount
+    // An estimate never says the list ends before what has been seen.
+    if (result.estimated) result.total = Math.max(result.total, query.start + rows.length + 1);
+    totals.set(key, result.total, result.estimated);
+    return { rows, ...result };
   } catch (err) {
-    // A filter value the column's type cannot hold (e.g. a_is_enabled: "maybe"): the client's mistake, not ours.
-    // PostgreSQL says so with a 22xxx code; PGlite serialises parameters itself and throws "Invalid input for <type> type".
-    const { code, message } = err as { code?: string; message?: string };
-    if (code === '22P02' || code === '22007' || code === '22008' || code === '22003' || /Invalid input for \w+ type/.test(message ?? ''))
-      throw new ApiError(400, 'invalid_filter', 'A filter value does not fit its field');
-    throw err;
+    throw filterValueError(err);
   }
 }
 
-export function sendList(res: Response, name: string, query: ListQuery, rows: unknown[], total: number): void {
+/** The page and its total: Content-Range (exposed to the browser), and X-Total-Estimated when the total is an estimate. */
+export function sendList(res: Response, name: string, query: ListQuery, rows: unknown[], total: number, estimated = false): void {
   const end = rows.length ? query.start + rows.length - 1 : query.start;
   res.setHeader('Content-Range', rows.length ? `${name} ${query.start}-${end}/${total}` : `${name} */${total}`);
-  res.setHeader('Access-Control-Expose-Headers', 'Content-Range');
+  if (estimated) res.setHeader('X-Total-Estimated', 'true');
+  res.setHeader('Access-Control-Expose-Headers', estimated ? 'Content-Range, X-Total-Estimated' : 'Content-Range');
   res.json(rows);
 }

@@ -19,8 +19,11 @@ export interface CrudAdapter {
   query(db: Knex, req: Request): Knex.QueryBuilder;
   /** Schemas, when they depend on configuration (default: the declaration's). */
   schemas?(req: Request): { create: z.ZodTypeAny; update: z.ZodTypeAny };
-  /** Returns the new id, and optionally work to do once the transaction has committed (e.g. mail). */
-  create(trx: Knex.Transaction, data: Row, req: Request): Promise<string | { id: string; afterCommit?: () => Promise<void> }>;
+  /**
+   * Returns the new id, and optionally work to do once the transaction has committed (e.g. mail); `existing` when the
+   * create named a record that is already there (an idempotent retry), which answers 200 instead of 201.
+   */
+  create(trx: Knex.Transaction, data: Row, req: Request): Promise<string | { id: string; afterCommit?: () => Promise<void>; existing?: boolean }>;
   update(trx: Knex.Transaction, id: string, data: Row, req: Request, existing: Row): Promise<void>;
   remove(trx: Knex.Transaction, id: string, req: Request, existing: Row): Promise<void>;
   serialize?(row: Row): Row;
@@ -46,7 +49,7 @@ export function crudRouter(decl: ResourceDeclaration, adapter: CrudAdapter, befo
   const schemas = (req: Request) => adapter.schemas?.(req) ?? { create: decl.create, update: decl.update };
   const parse = (schema: z.ZodTypeAny, body: unknown): Row => {
     rejectNulBytes(body);
-    return validate(schema, body) as Row;
+    return validateFor(decl, schema, body);
   };
   const perm = (op: Operation) => requirePermission(decl.group, decl.operations[op]!);
 
@@ -63,8 +66,8 @@ export function crudRouter(decl: ResourceDeclaration, adapter: CrudAdapter, befo
   router.get('/', perm('list'), async (req, res) => {
     const query = parseListQuery(req, decl, idColumn);
     const { db, config } = ctx(req);
-    const { rows, total } = await runList(db, () => adapter.query(db, req), query, decl, idColumn, config.listMaxRows);
-    sendList(res, decl.name, query, rows.map(serialize), total);
+    const { rows, total, estimated } = await runList(db, () => adapter.query(db, req), query, decl, idColumn, config.listMaxRows);
+    sendList(res, decl.name, query, rows.map(serialize), total, estimated);
   });
 
   router.get('/:id', perm('get'), async (req, res) => {
@@ -74,9 +77,9 @@ export function crudRouter(decl: ResourceDeclaration, adapter: CrudAdapter, befo
   router.post('/', perm('create'), async (req, res) => {
     const data = parse(schemas(req).create, req.body);
     const created = await ctx(req).db.transaction((trx) => adapter.create(trx, data, req));
-    const { id, afterCommit } = typeof created === 'string' ? { id: created, afterCommit: undefined } : created;
+    const { id, afterCommit, existing } = typeof created === 'string' ? { id: created, afterCommit: undefined, existing: false } : created;
     if (afterCommit) await afterCommit();
-    res.status(201).json(serialize(await findOne(req, id)));
+    res.status(existing ? 200 : 201).json(serialize(await findOne(req, id)));
   });
 
   router.put('/:id', perm('update'), async (req, res) => {
@@ -95,6 +98,25 @@ export function crudRouter(decl: ResourceDeclaration, adapter: CrudAdapter, befo
   });
 
   return router;
+}
+
+/**
+ * The code of a 400 for these field errors: a contract code of the declaration (account-console.md, e.g.
+ * event_title_required) when a field's message key is error_<code>, else validation_failed.
+ */
+export function contractCode(decl: ResourceDeclaration, fields: Record<string, string> | undefined): string {
+  const codes = Object.values(fields ?? {}).map((k) => k.replace(/^error_/, ''));
+  return codes.find((c) => decl.codes?.includes(c)) ?? 'validation_failed';
+}
+
+/** validate() with the declaration's contract codes. */
+export function validateFor(decl: ResourceDeclaration, schema: z.ZodTypeAny, body: unknown): Row {
+  try {
+    return validate(schema, body) as Row;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'validation_failed' && decl.codes) err.code = contractCode(decl, err.fields);
+    throw err;
+  }
 }
 
 /** Past this many values a body is not walked further: the JSON parser's size limit keeps real bodies far below. */

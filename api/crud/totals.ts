@@ -12,6 +12,8 @@ const MAX_ENTRIES = 2000;
 
 interface Entry {
   total: number;
+  /** The total is the planner's estimate (ResourceDeclaration.exactTotalUpTo). */
+  estimated: boolean;
   epoch: number;
   at: number;
 }
@@ -25,18 +27,27 @@ class TotalCache {
   }
 
   get(key: string): number | undefined {
+    return this.entry(key)?.total;
+  }
+
+  /** Whether a fresh total of this key is an estimate. */
+  estimated(key: string): boolean {
+    return this.entry(key)?.estimated ?? false;
+  }
+
+  set(key: string, total: number, estimated = false): void {
+    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+    this.entries.set(key, { total, estimated, epoch: this.epoch, at: Date.now() });
+  }
+
+  private entry(key: string): Entry | undefined {
     const e = this.entries.get(key);
     if (!e) return undefined;
     if (e.epoch !== this.epoch || Date.now() - e.at > TOTAL_TTL_MS) {
       this.entries.delete(key);
       return undefined;
     }
-    return e.total;
-  }
-
-  set(key: string, total: number): void {
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(key, { total, epoch: this.epoch, at: Date.now() });
+    return e;
   }
 }
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { Config } from '../config.js';
 import { renderTemplate, type TemplateName } from './templates.js';
 
@@ -10,8 +10,31 @@ export interface SentMail {
   file?: string;
 }
 
+/** A message already rendered (an account's template): the sender's name and reply address are the account's. */
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  /** Display name of the sender; the address stays MAIL_FROM's (relays and DMARC accept only that). */
+  fromName?: string | null;
+  /** Where answers go (the account's own address). */
+  replyTo?: string | null;
+  /** What the mail is, for the outbox file name and the log (e.g. invite). */
+  label: string;
+  /** The link the mail carries, logged with an outbox file (development without SMTP). */
+  link?: string;
+}
+
 export interface Mailer {
   send(template: TemplateName, to: string, vars: Record<string, string>): Promise<SentMail>;
+  sendMail(mail: OutgoingMail): Promise<SentMail>;
+}
+
+/** MAIL_FROM ("Name <address>" or "address") as nodemailer's {name, address}. */
+export function parseMailbox(mailbox: string): { name: string; address: string } {
+  const m = mailbox.match(/^\s*(.*?)\s*<([^<>]+)>\s*$/);
+  return m ? { name: m[1].replace(/^"|"$/g, ''), address: m[2] } : { name: '', address: mailbox.trim() };
 }
 
 /** Common variables of every template. */
@@ -29,17 +52,32 @@ export function createMailer(config: Config, log: (m: string) => void): Mailer {
     ? nodemailer.createTransport(config.smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   let seq = 0;
+  const sender = parseMailbox(config.mailFrom);
+  async function deliver(label: string, message: SendMailOptions & { to: string; subject: string }, link?: string): Promise<SentMail> {
+    const info = await transport.sendMail(message);
+    if (config.smtpUrl) return { to: message.to, subject: message.subject };
+    const safeTo = message.to.replace(/[^a-z0-9@._-]/gi, '_');
+    const safeLabel = label.replace(/[^a-z0-9_-]/gi, '_');
+    const file = path.join(outbox, `${Date.now()}-${String(++seq).padStart(4, '0')}-${safeLabel}-${safeTo}.eml`);
+    // asynchronous, and the folder made only when it is missing: a busy disk must not hold up every other request
+    // (a registration sends a mail each)
+    const write = () => fs.promises.writeFile(file, (info as unknown as { message: Buffer }).message);
+    await write().catch(async (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+      await fs.promises.mkdir(outbox, { recursive: true });
+      await write();
+    });
+    log(`mail: ${label} to ${message.to} written to ${path.relative(process.cwd(), file)}${link ? ` (link: ${link})` : ''}`);
+    return { to: message.to, subject: message.subject, file };
+  }
   return {
     async send(template, to, vars) {
       const mail = renderTemplate(template, { ...mailVars(config), ...vars });
-      const info = await transport.sendMail({ from: config.mailFrom, to, subject: mail.subject, html: mail.html, text: mail.text });
-      if (config.smtpUrl) return { to, subject: mail.subject };
-      fs.mkdirSync(outbox, { recursive: true });
-      const safeTo = to.replace(/[^a-z0-9@._-]/gi, '_');
-      const file = path.join(outbox, `${Date.now()}-${String(++seq).padStart(4, '0')}-${template}-${safeTo}.eml`);
-      fs.writeFileSync(file, (info as unknown as { message: Buffer }).message);
-      log(`mail: ${template} to ${to} written to ${path.relative(process.cwd(), file)}${vars.link ? ` (link: ${vars.link})` : ''}`);
-      return { to, subject: mail.subject, file };
+      return deliver(template, { from: config.mailFrom, to, subject: mail.subject, html: mail.html, text: mail.text }, vars.link);
+    },
+    async sendMail(mail) {
+      const from = { name: mail.fromName?.trim() || sender.name, address: sender.address };
+      return deliver(mail.label, { from, replyTo: mail.replyTo || undefined, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text }, mail.link);
     },
   };
 }

@@ -23,7 +23,8 @@ function fill(template: string, vars: Record<string, string>, html: boolean): st
 }
 
 const cache = new Map<string, string>();
-function read(file: string): string {
+/** A file of emails/ (kept in memory in production). */
+export function read(file: string): string {
   let text = cache.get(file);
   if (text === undefined) {
     text = fs.readFileSync(path.join(EMAILS_DIR, file), 'utf8');

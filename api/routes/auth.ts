@@ -54,6 +54,20 @@ function setStateCookies(req: Request, res: Response, role: string, accountRole:
   res.cookie('account_role', accountRole, opts);
 }
 
+/** The session answer for a signed-in user, with the readable state cookies brought up to date (e.g. after joining an account). */
+export async function sessionAnswer(req: Request, res: Response, userId: string) {
+  const body = await sessionBody(ctx(req), userId);
+  setStateCookies(req, res, body.user.u_role, highestRole(body.accounts.map((a: { au_role: string }) => a.au_role)) || 'none');
+  return body;
+}
+
+/** Signs a user in (sign-in, accepting an invite): a new session (no fixation), a CSRF token bound to it, the session answer. */
+export async function signIn(req: Request, res: Response, userId: string) {
+  await startSession(req, res, userId, { loginAt: Date.now() });
+  ctx(req).issueCsrf(req, res);
+  return sessionAnswer(req, res, userId);
+}
+
 
 export function authRouter(): Router {
   const router = Router();
@@ -82,11 +96,7 @@ export function authRouter(): Router {
     await app.limiter.reset(emailKey);
     if (needsRehash(user.u_password)) await app.db('users').where('u_id', user.u_id).update({ u_password: await hashPassword(u_password) });
 
-    await startSession(req, res, user.u_id, { loginAt: Date.now() }); // a new session id on login (no fixation)
-    app.issueCsrf(req, res);
-    const body = await sessionBody(app, user.u_id);
-    setStateCookies(req, res, user.u_role, highestRole(body.accounts.map((a: { au_role: string }) => a.au_role)) || 'none');
-    res.json(body);
+    res.json(await signIn(req, res, user.u_id));
   });
 
   const logout = async (req: Request, res: Response) => {

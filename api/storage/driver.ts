@@ -31,6 +31,11 @@ export interface StorageDriver {
   /** Up to `bytes` leading bytes (fewer when the object is smaller). */
   readHead(key: string, bytes: number): Promise<Buffer>;
   read(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * Stores bytes the API itself received and checked (a lead's card photo, at most a few MB), replacing any object
+   * under the key; nothing is visible under the key until all of it is stored.
+   */
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
   /** Removes the object; no error when it is already gone. */
   remove(key: string): Promise<void>;
   /** Resolves when the store is reachable and usable (readiness probe); rejects with the reason otherwise. */

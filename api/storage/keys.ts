@@ -6,6 +6,9 @@ import { isUuid } from '../../resources/fields.js';
  * writes ever becomes part of a file-system path or an S3 key:
  *   files/<yyyy>/<mm>/<fs_id>   a media-library file (fs_path = /files/<yyyy>/<mm>)
  *   logos/<accountId>           an account's logo
+ *   profiles/<userId>           a user's profile picture
+ *   lead-files/<accountId>/<yyyy>/<mm>/<lf_id>   a lead's card photo (lf_path = /lead-files/<accountId>/<yyyy>/<mm>);
+ *                               private: never served under /storage, only by the account's lead-files route
  */
 export const LOGOS_PATH = '/logos';
 
@@ -16,14 +19,29 @@ export function newFilesPath(now = new Date()): string {
   return `/files/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
+/** Where a lead file's bytes live: /lead-files/<accountId>/<yyyy>/<mm> (server-generated, like fs_path). */
+export const LEAD_FILES_PATH_RE = /^\/lead-files\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/\d{4}\/(0[1-9]|1[0-2])$/;
+
+/** The lf_path for a lead file stored now (UTC month). */
+export function newLeadFilesPath(accountId: string, now = new Date()): string {
+  if (!isUuid(accountId)) throw new Error('newLeadFilesPath: not a uuid');
+  return `/lead-files/${accountId.toLowerCase()}/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
 export function objectKey(path: string, id: string): string {
   if (!isUuid(id)) throw new Error('objectKey: not a uuid');
-  if (path !== LOGOS_PATH && !FILES_PATH_RE.test(path)) throw new Error('objectKey: not a storage path');
+  if (path !== LOGOS_PATH && !FILES_PATH_RE.test(path) && !LEAD_FILES_PATH_RE.test(path)) throw new Error('objectKey: not a storage path');
   return `${path.slice(1)}/${id.toLowerCase()}`;
 }
 
 export function logoKey(accountId: string): string {
   return objectKey(LOGOS_PATH, accountId);
+}
+
+/** profiles/<userId>: a user's profile picture (api/routes/profile.ts; never served under /storage). */
+export function profilePictureKey(userId: string): string {
+  if (!isUuid(userId)) throw new Error('profilePictureKey: not a uuid');
+  return `profiles/${userId.toLowerCase()}`;
 }
 
 /**

@@ -10,7 +10,8 @@ import type { ByteRange, ObjectInfo, StorageDriver } from './driver.js';
 import { signUpload } from './signing.js';
 import { SNIFF_BYTES } from './fileTypes.js';
 
-const KEY_RE = /^(files\/\d{4}\/(0[1-9]|1[0-2])|logos)\/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
+const KEY_RE = new RegExp(`^(files\\/\\d{4}\\/(0[1-9]|1[0-2])|logos|profiles|lead-files\\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\/\\d{4}\\/(0[1-9]|1[0-2]))\\/${UUID}$`);
 const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
 
 export interface ReceiveOptions {
@@ -82,6 +83,26 @@ export class LocalDriver implements StorageDriver {
 
   async remove(key: string): Promise<void> {
     await fsp.rm(this.file(key), { force: true });
+  }
+
+  /** Written to a temporary file, synced, then renamed into place: a crash never leaves half a file under the key. */
+  async put(key: string, body: Buffer): Promise<void> {
+    const target = this.file(key);
+    const tmp = path.join(this.tmpDir, `${crypto.randomUUID()}.part`);
+    try {
+      const fh = await fsp.open(tmp, 'wx', 0o640);
+      try {
+        await fh.writeFile(body);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await fsp.rename(tmp, target);
+    } catch (e) {
+      await fsp.rm(tmp, { force: true });
+      throw e;
+    }
   }
 
   /** Uploads are written to the temporary directory, then renamed beside it: both must be writable. */

@@ -128,6 +128,19 @@ describe('configuration', () => {
     expect(problems({ METRICS_PORT: '3000' })).toEqual(['METRICS_PORT: must differ from PORT']);
   });
 
+  it('INTEGRATIONS_CA_FILE: the PEM certificates of a readable file; the badge scan waits 8 s', () => {
+    const pem = path.join(dataDir, 'ca.pem');
+    fs.writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    expect(load({ INTEGRATIONS_CA_FILE: pem }).integrationsCa).toContain('BEGIN CERTIFICATE');
+    expect(load({}).integrationsCa).toBeUndefined();
+    expect(load({}).badgeScanTimeoutMs).toBe(8000);
+    const missing = path.join(dataDir, 'nope.pem');
+    expect(problems({ INTEGRATIONS_CA_FILE: missing })).toEqual([`INTEGRATIONS_CA_FILE: must be a readable file (got ${JSON.stringify(missing)})`]);
+    const notPem = path.join(dataDir, 'not.pem');
+    fs.writeFileSync(notPem, 'hello');
+    expect(problems({ INTEGRATIONS_CA_FILE: notPem })).toEqual([`INTEGRATIONS_CA_FILE: must hold PEM certificates (-----BEGIN CERTIFICATE-----) (got ${JSON.stringify(notPem)})`]);
+  });
+
   it('reports every problem at once, in one message naming each variable', () => {
     let error: unknown;
     try {

@@ -11,7 +11,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { accountCreate, accountUpdate, type Account } from '../../../resources/accounts';
-import { zodValidate } from '../forms/zod';
+import { zodValidate } from '../layout/zod';
 import { canEntry } from '../permissions';
 import { useSession } from '../layout/useSession';
 

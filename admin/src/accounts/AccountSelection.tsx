@@ -15,15 +15,33 @@ import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import LogoutIcon from '@mui/icons-material/Logout';
 import { Loading, useAuthenticated, useTranslate } from 'react-admin';
 import { Link, useNavigate } from 'react-router';
+import type { Membership } from '../providers/session';
+import { accountAddress } from '../console/paths';
 import { adminAccounts } from '../permissions';
 import { useSession } from '../layout/useSession';
 import { BrandMark } from '../layout/BrandMark';
 import { fullName } from '../providers/session';
 
+/** An account of the selection: its own admin address (a full page load), or its console in this app. */
+function AccountItem({ account, testId }: { account: Membership; testId: string }) {
+  const translate = useTranslate();
+  const link = account.a_admin_url ? { component: 'a' as const, href: account.a_admin_url } : { component: Link, to: accountAddress(account) };
+  return (
+    <ListItemButton {...link} sx={{ borderRadius: 2 }} data-testid={testId}>
+      <ListItemIcon>
+        <BusinessIcon />
+      </ListItemIcon>
+      <ListItemText primary={account.a_name} secondary={translate(`ls.roles.${account.au_role}`)} />
+      <ChevronRightIcon color="action" />
+    </ListItemButton>
+  );
+}
+
 /**
- * /accounts/selection (spec 2): the accounts where the user's membership role is root or superadmin. Exactly one
- * (and no entry admin) -> the browser goes to that account's admin address; a root user also gets the entry admin
- * (/accounts); none -> the no-admin-access message with a logout button.
+ * /accounts/selection (spec 2): the accounts where the user's membership role is root or superadmin, each opening at
+ * its admin address when it has one, else its console (account-console.md 1). Exactly one (and no entry admin) -> the
+ * browser goes there; a root user also gets the entry admin (/accounts); none -> the no-admin-access message with a
+ * logout button, and the consoles of the accounts the user is an ordinary member of.
  */
 export default function AccountSelection() {
   useAuthenticated();
@@ -34,9 +52,13 @@ export default function AccountSelection() {
   const isRoot = session?.user.u_role === 'root';
   const only = !isRoot && accounts.length === 1 ? accounts[0] : undefined;
 
+  const memberOf = (session?.accounts ?? []).filter((a) => !accounts.includes(a));
+
   useEffect(() => {
-    if (only?.a_admin_url) window.location.assign(only.a_admin_url);
-  }, [only]);
+    if (!only) return;
+    if (only.a_admin_url) window.location.assign(only.a_admin_url);
+    else navigate(accountAddress(only), { replace: true });
+  }, [only, navigate]);
 
   if (isPending || !session) return <Loading />;
 
@@ -69,7 +91,7 @@ export default function AccountSelection() {
               {fullName(session.user)} · {session.user.u_email}
             </Typography>
           </Box>
-          {only?.a_admin_url ? (
+          {only ? (
             <Box sx={{ p: 3 }} role="status">
               <Typography>{translate('ls.selection.redirecting', { name: only.a_name })}</Typography>
             </Box>
@@ -79,6 +101,18 @@ export default function AccountSelection() {
                 <AlertTitle>{translate('message_no_admin_access')}</AlertTitle>
                 {translate('message_no_admin_access_description')}
               </Alert>
+              {memberOf.length > 0 && (
+                <>
+                  <Typography variant="subtitle2" component="h2" sx={{ mt: 2.5, mb: 0.5 }}>
+                    {translate('ls.selection.consoles')}
+                  </Typography>
+                  <List aria-label={translate('ls.selection.consoles')} disablePadding>
+                    {memberOf.map((a) => (
+                      <AccountItem key={a.a_id} account={a} testId="select-console" />
+                    ))}
+                  </List>
+                </>
+              )}
             </Box>
           ) : (
             <List aria-label={translate('ls.selection.title')} sx={{ px: 1 }}>
@@ -92,23 +126,7 @@ export default function AccountSelection() {
                 </ListItemButton>
               )}
               {accounts.map((a) => (
-                <ListItemButton
-                  key={a.a_id}
-                  component="a"
-                  href={a.a_admin_url ?? undefined}
-                  disabled={!a.a_admin_url}
-                  sx={{ borderRadius: 2 }}
-                  data-testid="select-account"
-                >
-                  <ListItemIcon>
-                    <BusinessIcon />
-                  </ListItemIcon>
-                  <ListItemText
-                    primary={a.a_name}
-                    secondary={a.a_admin_url ? translate(`ls.roles.${a.au_role}`) : translate('ls.selection.no_admin_url')}
-                  />
-                  <ChevronRightIcon color="action" />
-                </ListItemButton>
+                <AccountItem key={a.a_id} account={a} testId="select-account" />
               ))}
             </List>
           )}

@@ -11,19 +11,34 @@ import { errorTextWith } from './tiny';
  */
 export { LOCALES, detectLocale, storeLocale, type Locale } from './locale';
 
-/** Loads Dutch on demand (and react-admin's texts, once the admin has asked for them). */
+/** Loads Dutch on demand (and react-admin's and the console's texts, once the admin has asked for them). */
 let withReactAdminTexts = false;
+let withConsoleTexts = false;
+
+/** The entry admin's screen texts in one language (their own chunk, loaded with react-admin's). */
+const adminTexts = (language: string): Promise<Record<string, unknown>> =>
+  (language === 'nl' ? import('./admin/nl') : import('./admin/en')).then((m) => m.default as unknown as Record<string, unknown>);
+
+/** The account console's labels in one language (their own chunk: the sign-in page does not carry them). */
+const consoleTexts = (language: string): Promise<Record<string, unknown>> =>
+  (language === 'nl' ? import('./console/nl') : import('./console/en')).then((m) => m.default as unknown as Record<string, unknown>);
 const backend: BackendModule = {
   type: 'backend',
   init: () => undefined,
   read(language, _namespace, callback) {
     const load = async (): Promise<ResourceKey> => {
-      if (language === 'nl') {
-        const [{ default: nl }, ra] = await Promise.all([import('./nl'), withReactAdminTexts ? import('./ra').then((m) => m.raMessages('nl')) : undefined]);
-        return ra ? mergeDeep(nl, ra) : nl;
-      }
-      if (withReactAdminTexts) return mergeDeep(en, (await import('./ra')).raMessages('en'));
-      return en;
+      const lng = language === 'nl' ? 'nl' : 'en';
+      const [base, ra, admin, own] = await Promise.all([
+        lng === 'nl' ? import('./nl').then((m) => m.default) : en,
+        withReactAdminTexts ? import('./ra').then((m) => m.raMessages(lng)) : undefined,
+        withReactAdminTexts ? adminTexts(lng) : undefined,
+        withConsoleTexts ? consoleTexts(lng) : undefined,
+      ]);
+      let data: Record<string, unknown> = base;
+      if (ra) data = mergeDeep(data, ra);
+      if (admin) data = mergeDeep(data, admin);
+      if (own) data = mergeDeep(data, own);
+      return data as ResourceKey;
     };
     load().then(
       (data) => callback(null, data),
@@ -53,13 +68,27 @@ export function i18nReady(): Promise<I18nProvider> {
   return providerPromise;
 }
 
-/** Called by the admin app: adds react-admin's own texts (ra.*) for every loaded language. */
+/** Called by the admin app: adds react-admin's own texts (ra.*) and the entry admin's screen texts for every loaded language. */
 export async function addReactAdminTexts(): Promise<void> {
   withReactAdminTexts = true;
   const { raMessages } = await import('./ra');
-  for (const lng of ['en', 'nl'] as const) {
-    if (i18n.hasResourceBundle(lng, 'translation')) i18n.addResourceBundle(lng, 'translation', raMessages(lng), true, false);
-  }
+  await Promise.all(
+    (['en', 'nl'] as const).map(async (lng) => {
+      if (!i18n.hasResourceBundle(lng, 'translation')) return;
+      i18n.addResourceBundle(lng, 'translation', raMessages(lng), true, false);
+      i18n.addResourceBundle(lng, 'translation', await adminTexts(lng), true, true);
+    }),
+  );
+}
+
+/** Called by the account console: adds its labels for every loaded language (and any loaded later). */
+export async function addConsoleTexts(): Promise<void> {
+  withConsoleTexts = true;
+  await Promise.all(
+    (['en', 'nl'] as const).map(async (lng) => {
+      if (i18n.hasResourceBundle(lng, 'translation')) i18n.addResourceBundle(lng, 'translation', await consoleTexts(lng), true, true);
+    }),
+  );
 }
 
 /** The text for an API error: the translation of error_{code} when there is one, else the server's message. */

@@ -1,26 +1,33 @@
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
-import { useTranslate } from 'react-admin';
-import { useNavigate } from 'react-router';
-import { adminAccounts } from '../permissions';
+import { useGetOne, useMatch, useNavigate, useTranslate } from 'react-admin';
+import { openAccount } from '../console/paths';
 import { useSession } from './useSession';
 
 /**
- * The account switcher: the entry admin (root) and every account the user administers (membership role root or
- * superadmin); an account opens at its own admin address.
+ * The account switcher: the entry admin (root) and every account the user belongs to; an account opens at its own
+ * admin address when it has one, else its console here, which first drops every cached record of the previous
+ * account. Inside a console the button names the account.
  */
 export function AccountSwitcher() {
   const translate = useTranslate();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const { session } = useSession();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const inConsole = useMatch({ path: '/console/:accountId', end: false });
+  const currentId = inConsole?.params.accountId;
+  const current = session?.accounts.find((a) => a.a_id === currentId);
+  // A root user in an account it is not a member of: the account's name from the account itself.
+  const { data: account } = useGetOne<{ id: string; a_name: string }>('accounts', { id: currentId ?? '' }, { enabled: !!currentId && !!session && !current, retry: false });
   if (!session) return null;
-  const accounts = adminAccounts(session);
+  const label = currentId ? (current?.a_name ?? account?.a_name ?? translate('ls.switcher.console')) : translate('ls.switcher.entry_admin');
   const close = () => setAnchor(null);
   return (
     <>
@@ -32,15 +39,16 @@ export function AccountSwitcher() {
         aria-haspopup="menu"
         aria-controls={anchor ? 'account-switcher' : undefined}
         aria-expanded={anchor ? 'true' : undefined}
+        aria-label={`${translate('ls.switcher.label')}: ${label}`}
         data-testid="account-switcher"
-        sx={{ whiteSpace: 'nowrap', minWidth: 0, '& .label': { display: { xs: 'none', sm: 'inline' } } }}
+        sx={{ whiteSpace: 'nowrap', minWidth: 0, '& .label': { display: { xs: 'none', sm: 'inline' }, maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis' } }}
       >
-        <span className="label">{translate('ls.switcher.entry_admin')}</span>
+        <span className="label">{label}</span>
       </Button>
       <Menu id="account-switcher" anchorEl={anchor} open={!!anchor} onClose={close} slotProps={{ paper: { sx: { minWidth: 260, maxWidth: 360 } } }}>
         {session.user.u_role === 'root' && (
           <MenuItem
-            selected
+            selected={!currentId}
             onClick={() => {
               close();
               navigate('/accounts');
@@ -49,19 +57,17 @@ export function AccountSwitcher() {
             <ListItemText primary={translate('ls.switcher.entry_admin')} secondary={translate('ls.selection.entry_admin_description')} />
           </MenuItem>
         )}
-        {accounts.map((a) => (
+        {session.accounts.map((a) => (
           <MenuItem
             key={a.a_id}
-            disabled={!a.a_admin_url}
+            selected={a.a_id === currentId}
+            data-testid="switch-account"
             onClick={() => {
               close();
-              if (a.a_admin_url) window.location.assign(a.a_admin_url);
+              openAccount(a, navigate, queryClient);
             }}
           >
-            <ListItemText
-              primary={a.a_name}
-              secondary={a.a_admin_url ? translate(`ls.roles.${a.au_role}`) : translate('ls.switcher.no_admin_url')}
-            />
+            <ListItemText primary={a.a_name} secondary={translate(`ls.roles.${a.au_role}`)} />
           </MenuItem>
         ))}
         <Divider />

@@ -50,7 +50,8 @@ function AppTopBar() {
       sx={{ borderBottom: 1, borderColor: 'divider', boxShadow: 'none', bgcolor: 'background.paper' }}
     >
       <Brand />
-      <TitlePortal variant="h6" sx={{ fontSize: { xs: '1rem', sm: '1.15rem' } }} />
+      {/* A long title (an account's name on a phone) ends in an ellipsis instead of running under the buttons. */}
+      <TitlePortal variant="h6" sx={{ fontSize: { xs: '1rem', sm: '1.15rem' }, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} />
     </AppBar>
   );
 }

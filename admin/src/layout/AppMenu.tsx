@@ -1,4 +1,5 @@
-import { Menu, useTranslate } from 'react-admin';
+import { lazy, Suspense } from 'react';
+import { Menu, useMatch, useTranslate } from 'react-admin';
 import BusinessIcon from '@mui/icons-material/Business';
 import PeopleIcon from '@mui/icons-material/People';
 import PermMediaIcon from '@mui/icons-material/PermMedia';
@@ -6,8 +7,24 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import { canEntry } from '../permissions';
 import { useSession } from './useSession';
 
-/** Spec 2: accounts, users, media, logout; each item only with its entry read permission. */
+const ConsoleMenu = lazy(() => import('../console/ConsoleMenu'));
+
+/**
+ * Spec 2: accounts, users, media, logout; each item only with its entry read permission. Inside an account's console
+ * (/console/{accountId}/…) the console's own menu instead.
+ */
 export function AppMenu() {
+  const inConsole = useMatch({ path: '/console/:accountId', end: false });
+  if (inConsole?.params.accountId)
+    return (
+      <Suspense fallback={null}>
+        <ConsoleMenu accountId={inConsole.params.accountId} />
+      </Suspense>
+    );
+  return <EntryMenu />;
+}
+
+function EntryMenu() {
   const translate = useTranslate();
   const { session } = useSession();
   return (

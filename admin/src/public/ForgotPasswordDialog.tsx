@@ -8,7 +8,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { emailOnlySchema } from '../../../resources/auth';
-import { issuesByField } from '../forms/zod';
+import { issuesByField } from '../layout/zod';
 import { api, ApiRequestError } from '../providers/http';
 import { usePublicI18n } from './i18n';
 import { Field } from './Field';

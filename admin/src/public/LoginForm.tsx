@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import { Spinner } from './Spinner';
 import { Notice, PlainButton } from './ui';
 import { loginSchema, LOGIN_PASSWORD_MIN_LENGTH } from '../../../resources/auth';
-import { firstVisibleError, issuesByField } from '../forms/zod';
+import { firstVisibleError, issuesByField } from '../layout/zod';
 import { ApiRequestError, type ApiErrorBody } from '../providers/http';
 import { usePublicI18n } from './i18n';
 import { Field } from './Field';
@@ -18,15 +18,17 @@ export interface LoginFormProps {
   onForgotPassword: (email: string) => void;
   /** POST /auth/resend-activation for an unverified user. */
   onResendActivation: (email: string) => Promise<unknown>;
+  /** The address to start with (the invitation page knows it). */
+  initialEmail?: string;
 }
 
 /**
  * Spec 5: field errors appear only after a field was touched, and only the first error of the first failing field;
  * submit is disabled while any error exists or while signing in; a failure shows error_{code} above the form.
  */
-export function LoginForm({ onLogin, onSuccess, onForgotPassword, onResendActivation }: LoginFormProps) {
+export function LoginForm({ onLogin, onSuccess, onForgotPassword, onResendActivation, initialEmail = '' }: LoginFormProps) {
   const { t, exists } = usePublicI18n();
-  const [values, setValues] = useState<Record<Field, string>>({ u_email: '', u_password: '' });
+  const [values, setValues] = useState<Record<Field, string>>({ u_email: initialEmail, u_password: '' });
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const [loading, setLoading] = useState(false);
   const [failure, setFailure] = useState<ApiErrorBody | undefined>();
@@ -96,7 +98,7 @@ export function LoginForm({ onLogin, onSuccess, onForgotPassword, onResendActiva
         type="email"
         label={t('ls.login.email')}
         autoComplete="username"
-        autoFocus
+        autoFocus={!initialEmail}
         value={values.u_email}
         onChange={change('u_email')}
         onBlur={blur('u_email')}
@@ -108,6 +110,7 @@ export function LoginForm({ onLogin, onSuccess, onForgotPassword, onResendActiva
         type="password"
         label={t('ls.login.password')}
         autoComplete="current-password"
+        autoFocus={!!initialEmail}
         required
         value={values.u_password}
         onChange={change('u_password')}

@@ -5,7 +5,7 @@ import { LinkButton, Notice, PlainButton } from './ui';
 import Typography from '@mui/material/Typography';
 import { resetPasswordSchema } from '../../../resources/auth';
 import { DEFAULT_PASSWORD_MIN_LENGTH } from '../../../resources/users';
-import { issuesByField } from '../forms/zod';
+import { issuesByField } from '../layout/zod';
 import { PublicShell } from './PublicShell';
 import { api, ApiRequestError, GUEST_TOKEN_HEADER } from '../providers/http';
 import { linkProps } from '../navigation';

@@ -15,7 +15,7 @@ import {
 } from 'react-admin';
 import { ROLES } from '../../../resources/permissions';
 import { userSchemas, DEFAULT_PASSWORD_MIN_LENGTH, type User } from '../../../resources/users';
-import { zodValidate } from '../forms/zod';
+import { zodValidate } from '../layout/zod';
 import { canEntry } from '../permissions';
 import type { Session } from '../providers/session';
 import { fullName } from '../providers/session';

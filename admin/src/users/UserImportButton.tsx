@@ -13,6 +13,7 @@ import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { Button, useRefresh, useTranslate } from 'react-admin';
 import { API_URL, withCsrf, refreshCsrf, isCsrfError, type ApiErrorBody } from '../providers/http';
 import { errorText } from '../i18n';
+import { ImportErrorRows } from '../layout/ImportErrorRows';
 
 export interface ImportRowError {
   row: number;
@@ -175,23 +176,10 @@ function ImportFailure({ body }: { body: ApiErrorBody & { errors?: ImportRowErro
     );
   }
   return (
-    <Box>
-      <Typography variant="body2" sx={{ mb: 1.5 }} role="status">
-        {translate('ls.users.import_errors', { count: rows.length, smart_count: rows.length })}
-      </Typography>
-      <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1 }} aria-label={translate('user_import_failed_title')}>
-        {rows.map((e) => {
-          const { title, description } = rowErrorTexts(e, translate);
-          return (
-            <li key={`${e.row}-${e.code}`}>
-              <Alert severity="error" data-testid="import-error">
-                <AlertTitle>{title}</AlertTitle>
-                {description}
-              </Alert>
-            </li>
-          );
-        })}
-      </Box>
-    </Box>
+    <ImportErrorRows
+      summary={translate('ls.users.import_errors', { count: rows.length, smart_count: rows.length })}
+      rows={rows.map((e) => ({ key: `${e.row}-${e.code}`, ...rowErrorTexts(e, translate) }))}
+      testId="import-error"
+    />
   );
 }

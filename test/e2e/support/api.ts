@@ -15,12 +15,22 @@ export class ApiClient {
   }
 
   async call<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    return this.send<T>(method, path, body === undefined ? undefined : { type: 'application/json', data: JSON.stringify(body) });
+  }
+
+  /** A body as it is (e.g. a card photo's bytes to PUT /lead-files/{id}), with its Content-Type. */
+  async sendBytes<T = unknown>(method: string, path: string, data: Uint8Array, type: string): Promise<{ status: number; body: T }> {
+    return this.send<T>(method, path, { type, data });
+  }
+
+  private async send<T>(method: string, path: string, body?: { type: string; data: string | Uint8Array }): Promise<{ status: number; body: T }> {
     if (method !== 'GET' && !this.cookies.has('ls.csrf-token')) await this.call('GET', '/auth/me');
     const headers: Record<string, string> = { Accept: 'application/json', Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
     const csrf = this.cookies.get('ls.csrf-token');
     if (method !== 'GET' && csrf) headers['X-CSRF-Token'] = decodeURIComponent(csrf);
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(`${this.baseUrl}/api/1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (body) headers['Content-Type'] = body.type;
+    const data: BodyInit | undefined = body === undefined ? undefined : typeof body.data === 'string' ? body.data : new Blob([new Uint8Array(body.data)]);
+    const res = await fetch(`${this.baseUrl}/api/1${path}`, { method, headers, body: data });
     this.store(res);
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };

@@ -12,11 +12,19 @@ export const SCREENSHOTS = path.join(ROOT, 'test', 'e2e', 'screenshots');
 export const DESKTOP = { width: 1280, height: 860 };
 export const PHONE = { width: 375, height: 740 };
 
-export async function launch(): Promise<Browser> {
+export interface LaunchOptions {
+  /** A .y4m or .mjpeg file Chromium shows as the camera (getUserMedia granted without asking). */
+  fakeCamera?: string;
+}
+
+export async function launch(options: LaunchOptions = {}): Promise<Browser> {
   const { chromium } = await import('playwright-core');
+  const camera = options.fakeCamera
+    ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${options.fakeCamera}`]
+    : [];
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', ...camera],
   });
 }
 

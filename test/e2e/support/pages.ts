@@ -38,7 +38,8 @@ export class Layout {
 export class ListScreen {
   constructor(private page: Page) {}
   search = () => this.page.locator('input[name=q]');
-  rows = () => this.page.locator('.RaDataTable-table tbody tr, .RaSimpleList-root li');
+  // On a phone react-admin's SimpleList draws the rows as a plain list inside the list's card.
+  rows = () => this.page.locator('.RaDataTable-table tbody tr, .RaSimpleList-root li, .RaList-content > ul > li');
   row = (text: string) => this.rows().filter({ hasText: text }).first();
   async searchFor(q: string) {
     await this.search().fill(q);

@@ -1,12 +1,17 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import knexFactory, { type Knex } from 'knex';
+import { createKnex } from '../../../api/db/knex';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const DIST_INDEX = path.join(ROOT, 'admin', 'dist', 'index.html');
+const DIST_PUBLIC_FORM = path.join(ROOT, 'admin', 'dist', 'public-form.html');
+const DIST_CAPTURE_APP = path.join(ROOT, 'admin', 'dist', 'app.html');
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -17,22 +22,24 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Builds admin/dist when it is missing or older than admin/src, resources/ or the Vite config (once per run). */
+/** Builds admin/dist (the admin, the public form page, the capture app) when missing or older than its sources (once per run). */
 export function ensureAdminBuilt(): void {
   const sources = Math.max(
     newestMtime(path.join(ROOT, 'admin', 'src')),
     newestMtime(path.join(ROOT, 'resources')),
-    fs.statSync(path.join(ROOT, 'admin', 'index.html')).mtimeMs,
-    fs.statSync(path.join(ROOT, 'admin', 'vite.config.ts')).mtimeMs,
+    ...['index.html', 'public-form.html', 'app.html', 'vite.config.ts', 'vite.public-form.config.ts', 'vite.app.config.ts'].map((f) => fs.statSync(path.join(ROOT, 'admin', f)).mtimeMs),
   );
-  if (fs.existsSync(DIST_INDEX) && fs.statSync(DIST_INDEX).mtimeMs >= sources) return;
-  const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'admin/vite.config.ts', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    // Vitest sets NODE_ENV=test, which would make Vite bundle React's development builds.
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (run.status !== 0) throw new Error(`admin build failed:\n${run.stdout}\n${run.stderr}`);
+  const built = [DIST_INDEX, DIST_PUBLIC_FORM, DIST_CAPTURE_APP].every((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs >= sources);
+  if (built) return;
+  for (const config of ['admin/vite.config.ts', 'admin/vite.public-form.config.ts', 'admin/vite.app.config.ts']) {
+    const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', config, '--logLevel', 'warn'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      // Vitest sets NODE_ENV=test, which would make Vite bundle React's development builds.
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    if (run.status !== 0) throw new Error(`admin build (${config}) failed:\n${run.stdout}\n${run.stderr}`);
+  }
 }
 
 function freePort(): Promise<number> {
@@ -51,34 +58,32 @@ export interface E2eServer {
   dataDir: string;
   adminEmail: string;
   adminPassword: string;
+  /** PostgreSQL: the server's database URL (a database of its own); undefined on PGlite. */
+  databaseUrl?: string;
   /** Raw .eml files of the outbox, oldest first. */
   outbox(): { file: string; text: string }[];
+  /**
+   * Runs `fn` on the server's database. PostgreSQL is read while the server runs; PGlite serves one process, so the
+   * server pauses: it stops, `fn` runs on the data directory, and it starts again on the same port and data (sessions
+   * live in the database, so a browser stays signed in).
+   */
+  withDb<T>(fn: (db: Knex) => Promise<T>): Promise<T>;
   stop(): Promise<void>;
 }
 
-/** Starts the real server (`tsx api/server.ts`) on a free port with its own PGlite data directory. */
-export async function startServer(env: Record<string, string> = {}): Promise<E2eServer> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ls-e2e-'));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const adminEmail = 'root@e2e.example.com';
-  const adminPassword = 'root-password-e2e';
+export interface StartOptions {
+  /** When TEST_DATABASE_URL is set, run on a PostgreSQL database of its own (created here, dropped at stop). */
+  postgres?: boolean;
+}
+
+const ADMIN_EMAIL = 'root@e2e.example.com';
+const ADMIN_PASSWORD = 'root-password-e2e';
+
+/** Spawns `tsx api/server.ts` and waits until it answers; answers the child and how to wait for its exit. */
+async function spawnServer(port: number, env: Record<string, string>): Promise<{ child: ChildProcess; exited: Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'api/server.ts'], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      PUBLIC_URL: baseUrl,
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      ADMIN_EMAIL: adminEmail,
-      ADMIN_PASSWORD: adminPassword,
-      SESSION_SECRET: 'e2e-session-secret-'.padEnd(48, 'x'),
-      SMTP_URL: '',
-      LOG_LEVEL: 'silent',
-      ...env,
-    },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -90,7 +95,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<E2e
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
-      const res = await fetch(`${baseUrl}/api/1/auth/me`);
+      const res = await fetch(`http://127.0.0.1:${port}/api/1/auth/me`);
       if (res.status === 401) break;
     } catch {
       /* not listening yet */
@@ -98,12 +103,66 @@ export async function startServer(env: Record<string, string> = {}): Promise<E2e
     if (Date.now() > deadline) throw new Error(`server did not start in time:\n${output}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+  return { child, exited };
+}
+
+async function stopChild(running: { child: ChildProcess; exited: Promise<void> }): Promise<void> {
+  running.child.kill('SIGTERM');
+  const timer = setTimeout(() => running.child.kill('SIGKILL'), 10_000);
+  await running.exited;
+  clearTimeout(timer);
+}
+
+/**
+ * Starts the real server (`tsx api/server.ts`) on a free port with its own data directory (PGlite, outbox, storage)
+ * unless `env.DATA_DIR` names one (then that directory is the caller's and stays).
+ */
+export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<E2eServer> {
+  const port = await freePort();
+  const ownDataDir = !env.DATA_DIR;
+  const dataDir = env.DATA_DIR || fs.mkdtempSync(path.join(os.tmpdir(), 'ls-e2e-'));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let databaseUrl = env.DATABASE_URL || undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  if (!databaseUrl && options.postgres && process.env.TEST_DATABASE_URL) {
+    const url = new URL(process.env.TEST_DATABASE_URL);
+    const name = `ls_e2e_${crypto.randomBytes(5).toString('hex')}`;
+    const admin = knexFactory({ client: 'pg', connection: url.toString(), pool: { min: 0, max: 1 } });
+    await admin.raw(`create database ${name}`);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      try {
+        await admin.raw(`drop database if exists ${name} with (force)`);
+      } finally {
+        await admin.destroy();
+      }
+    };
+  }
+  const serverEnv: Record<string, string> = {
+    NODE_ENV: 'production',
+    PORT: String(port),
+    PUBLIC_URL: baseUrl,
+    DATABASE_URL: '',
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    SESSION_SECRET: 'e2e-session-secret-'.padEnd(48, 'x'),
+    SMTP_URL: '',
+    LOG_LEVEL: 'silent',
+    ...env,
+    DATA_DIR: dataDir,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
+  let running: { child: ChildProcess; exited: Promise<void> } | null = await spawnServer(port, serverEnv);
+  let live: Knex | undefined;
+  const liveDb = () => (live ??= knexFactory({ client: 'pg', connection: databaseUrl!, pool: { min: 0, max: 2 } }));
 
   return {
     baseUrl,
     dataDir,
-    adminEmail,
-    adminPassword,
+    adminEmail: ADMIN_EMAIL,
+    adminPassword: ADMIN_PASSWORD,
+    databaseUrl,
     outbox() {
       const dir = path.join(dataDir, 'outbox');
       if (!fs.existsSync(dir)) return [];
@@ -113,12 +172,24 @@ export async function startServer(env: Record<string, string> = {}): Promise<E2e
         .sort()
         .map((file) => ({ file, text: fs.readFileSync(path.join(dir, file), 'utf8') }));
     },
+    async withDb(fn) {
+      if (databaseUrl) return fn(liveDb());
+      if (running) await stopChild(running);
+      running = null;
+      const db = createKnex({ pgliteDir: path.join(dataDir, 'db') });
+      try {
+        return await fn(db);
+      } finally {
+        await db.destroy();
+        running = await spawnServer(port, serverEnv);
+      }
+    },
     async stop() {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (running) await stopChild(running);
+      running = null;
+      await live?.destroy();
+      await dropDatabase?.();
+      if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

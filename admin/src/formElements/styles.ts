@@ -1,0 +1,137 @@
+import type { Theme } from '@mui/material/styles';
+import type { SystemStyleObject } from '@mui/system';
+
+/**
+ * The designer's look as one style object on its root: the rows are plain elements with class names, so 200 rows
+ * cost no styled component each. Column heights follow `--fd-height` (default: the window less the page's header).
+ */
+export const designerStyles = (theme: Theme): SystemStyleObject<Theme> => ({
+  '--fd-accent': theme.palette.primary.main,
+  position: 'relative',
+  '& .fd-sr': { position: 'absolute', width: '1px', height: '1px', padding: 0, margin: '-1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap', border: 0 },
+  '& .fd-grid': { display: 'block' },
+  '&.fd-root--wide .fd-grid': { display: 'grid', gridTemplateColumns: 'minmax(260px, 340px) minmax(0, 1fr) minmax(0, 1fr)', gap: 2, alignItems: 'start' },
+  '&.fd-root--medium .fd-grid': { display: 'grid', gridTemplateColumns: 'minmax(240px, 320px) minmax(0, 1fr)', gap: 2, alignItems: 'start' },
+  '& .fd-column, & .fd-tabpanel': { minWidth: 0 },
+  '& .fd-tabs': { mb: 1.5, borderBottom: `1px solid ${theme.palette.divider}` },
+  '& .fd-panel': {
+    border: `1px solid ${theme.palette.divider}`,
+    borderRadius: `${theme.shape.borderRadius}px`,
+    background: theme.palette.background.paper,
+    padding: 1.5,
+    minWidth: 0,
+  },
+  '&.fd-root--wide .fd-panel, &.fd-root--medium .fd-panel': {
+    maxHeight: 'var(--fd-height, calc(100vh - 200px))',
+    minHeight: 320,
+    overflow: 'auto',
+  },
+  '&.fd-root--wide .fd-panel--list, &.fd-root--medium .fd-panel--list': { display: 'flex', flexDirection: 'column', overflow: 'hidden' },
+  '&.fd-root--wide .fd-list-scroll, &.fd-root--medium .fd-list-scroll': { overflow: 'auto', flex: 1, minHeight: 0 },
+  '& .fd-panel-head': { display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 1, mb: 1, flexWrap: 'wrap' },
+  '& .fd-heading': { fontSize: '1rem', fontWeight: 600, margin: 0 },
+  '& .fd-count': { fontWeight: 400, color: theme.palette.text.secondary },
+  '& .fd-muted': { color: theme.palette.text.secondary, fontSize: '0.875rem', margin: '4px 0' },
+  '& .fd-loading': { display: 'flex', alignItems: 'center', gap: 1 },
+  '& .fd-menu-icon': { mr: 1.5, color: theme.palette.text.secondary },
+
+  // the element list
+  '& .fd-list-scroll': { position: 'relative' },
+  '& .fd-list': { listStyle: 'none', margin: 0, padding: 0 },
+  '& .fd-row': {
+    display: 'flex',
+    alignItems: 'stretch',
+    gap: '2px',
+    borderRadius: `${theme.shape.borderRadius}px`,
+    background: theme.palette.background.paper,
+    position: 'relative',
+    contentVisibility: 'auto',
+    containIntrinsicSize: 'auto 52px',
+  },
+  '& .fd-row + .fd-row': { mt: '2px' },
+  '& .fd-row--selected .fd-select': { background: theme.palette.action.selected },
+  '& .fd-row--lifted': { outline: `2px solid ${theme.palette.primary.main}`, outlineOffset: -2, zIndex: 1 },
+  '& .fd-row--dragging': { zIndex: 2, boxShadow: theme.shadows[6], opacity: 0.96 },
+  '& .fd-handle, & .fd-delete': {
+    flex: '0 0 auto',
+    width: 36,
+    minHeight: 44,
+    display: 'inline-flex',
+    alignItems: 'center',
+    justifyContent: 'center',
+    border: 0,
+    padding: 0,
+    background: 'transparent',
+    color: theme.palette.text.secondary,
+    borderRadius: `${theme.shape.borderRadius}px`,
+    cursor: 'pointer',
+    '&:hover': { background: theme.palette.action.hover, color: theme.palette.text.primary },
+  },
+  '& .fd-handle': { cursor: 'grab', touchAction: 'none' },
+  '& .fd-handle[aria-pressed="true"]': { background: theme.palette.primary.main, color: theme.palette.primary.contrastText },
+  '& .fd-delete:hover': { color: theme.palette.error.main },
+  '& .fd-select': {
+    flex: '1 1 auto',
+    minWidth: 0,
+    display: 'flex',
+    alignItems: 'center',
+    gap: 1,
+    textAlign: 'left',
+    background: 'transparent',
+    border: 0,
+    padding: '6px 8px',
+    color: 'inherit',
+    font: 'inherit',
+    cursor: 'pointer',
+    borderRadius: `${theme.shape.borderRadius}px`,
+    '&:hover': { background: theme.palette.action.hover },
+  },
+  '& .fd-handle:focus-visible, & .fd-delete:focus-visible, & .fd-select:focus-visible': { outline: `2px solid ${theme.palette.primary.main}`, outlineOffset: -2 },
+  '& .fd-type-icon': { color: theme.palette.text.secondary, flex: '0 0 auto' },
+  '& .fd-row-text': { display: 'flex', flexDirection: 'column', minWidth: 0, flex: 1 },
+  '& .fd-row-title': { fontWeight: 600, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontSize: '0.9375rem' },
+  '& .fd-row-meta': { fontSize: '0.8125rem', color: theme.palette.text.secondary, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  '& .fd-row-name': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: '0.78rem' },
+  '& .fd-required': { color: theme.palette.error.main },
+  '& .fd-row-error': { color: theme.palette.error.main },
+  '& .fd-dirty': { color: theme.palette.primary.main, fontSize: '0.7rem' },
+  '& .fd-drop-indicator': { position: 'absolute', left: 0, right: 0, height: 3, background: theme.palette.primary.main, borderRadius: 2, display: 'none', pointerEvents: 'none', zIndex: 3 },
+
+  // the editor
+  '& .fd-editor': { display: 'flex', flexDirection: 'column', gap: 1.5 },
+  '& .fd-editor-heading': { fontSize: '1.0625rem', fontWeight: 600, margin: 0, overflowWrap: 'anywhere' },
+  '& .fd-options': { border: `1px solid ${theme.palette.divider}`, borderRadius: `${theme.shape.borderRadius}px`, padding: '8px 12px 12px', margin: 0, display: 'flex', flexDirection: 'column', gap: 1, minWidth: 0 },
+  '& .fd-options-legend, & .fd-days-legend': { fontSize: '0.875rem', fontWeight: 600, padding: '0 4px' },
+  '& .fd-option-row': { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(96px, 1fr))', gap: 1 },
+  '& .fd-days': { border: 0, padding: 0, margin: 0, minWidth: 0 },
+  '& .fd-days-legend': { padding: 0, mb: 1 },
+  '& .fd-days-add': { display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' },
+  '& .fd-days-list': { listStyle: 'none', padding: 0, margin: '8px 0 0', display: 'flex', flexWrap: 'wrap', gap: 0.5 },
+  '& .fd-day': { display: 'inline-flex', alignItems: 'center', border: `1px solid ${theme.palette.divider}`, borderRadius: 16, paddingLeft: 1.25, fontSize: '0.875rem' },
+  '& .fd-field-error': { color: theme.palette.error.main, fontSize: '0.75rem', margin: '4px 0 0' },
+  '& .fd-editor-actions': { display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' },
+  '& .fd-editor-status': { color: theme.palette.text.secondary, fontSize: '0.875rem' },
+  '& .fd-editor-delete': { ml: 'auto' },
+  '& .fd-readonly': { margin: 0, display: 'grid', gap: 1, '& div': { display: 'grid', gridTemplateColumns: 'minmax(8rem, 30%) 1fr', gap: 1 }, '& dt': { color: theme.palette.text.secondary }, '& dd': { margin: 0, overflowWrap: 'anywhere' } },
+
+  // the preview
+  '&.fd-root--wide .fd-preview-head, &.fd-root--medium .fd-preview-head': {
+    position: 'sticky',
+    top: -12, // the panel's padding: stuck, it sits on the panel's edge
+    zIndex: 30,
+    margin: '-12px -12px 0',
+    padding: '12px 12px 4px',
+    background: theme.palette.background.paper,
+    borderBottom: `1px solid ${theme.palette.divider}`,
+  },
+  '& .fd-preview .ls-form': { maxWidth: 'none', borderRadius: `${theme.shape.borderRadius}px`, padding: 2 },
+  '& .fd-preview .ls-form > *': { scrollMarginTop: 112 },
+  '& .fd-preview [data-fd-selected]': { outline: `2px dashed ${theme.palette.primary.main}`, outlineOffset: 6, borderRadius: '4px' },
+  // Long forms: the browser skips style, layout and paint of elements and rows out of view (they stay in the
+  // accessibility tree and find-in-page), so a change costs the same with 200 elements as with 20.
+  // (not while it has the focus or an open popup: containment would clip the popup and trap the picker's sheet)
+  '& .fd-preview .ls-form > *:not(:focus-within):not(:has(.ls-form-popup:not([hidden]), .ls-form-sheet-backdrop))': {
+    contentVisibility: 'auto',
+    containIntrinsicSize: 'auto 96px',
+  },
+});

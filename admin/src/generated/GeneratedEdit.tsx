@@ -1,0 +1,71 @@
+import type { ReactNode } from 'react';
+import { Edit, useRecordContext } from 'react-admin';
+import type { ResourceDeclaration } from '../../../resources/types';
+import { GeneratedForm, type GeneratedFormProps } from './GeneratedForm';
+import { bodyFor, titleOf } from './rules';
+import { useSaveHandlers } from './save';
+import { useResourceAccess } from './access';
+
+function RecordTitle({ decl }: { decl: ResourceDeclaration }) {
+  const record = useRecordContext();
+  return <>{record ? titleOf(decl, record) : ''}</>;
+}
+
+type Row = Record<string, unknown>;
+
+/** What a hand-written edit screen changes about the generated form, possibly by the stored record. */
+export type EditFormOptions = Partial<Omit<GeneratedFormProps, 'decl' | 'mode'>>;
+
+export interface GeneratedEditProps {
+  decl: ResourceDeclaration;
+  /** The record's id (default: the route's :id); a singleton's is its account's. */
+  id?: string;
+  /** Where cancel goes (default: the list); a singleton has none. */
+  backTo?: string;
+  title?: ReactNode;
+  /** Changes to the form (overrides, extra buttons, content below the fields), from the stored record. */
+  form?: EditFormOptions | ((record: Row) => EditFormOptions);
+  /** Stay on the form after saving (default: back to the list, except a singleton). */
+  stay?: boolean;
+}
+
+function EditForm({ decl, backTo, form, canUpdate, canDelete }: Pick<GeneratedEditProps, 'decl' | 'backTo' | 'form'> & { canUpdate: boolean; canDelete: boolean }) {
+  const record = useRecordContext();
+  if (!record) return null;
+  const options = typeof form === 'function' ? form(record as Row) : (form ?? {});
+  return (
+    <GeneratedForm
+      decl={decl}
+      mode="update"
+      backTo={backTo}
+      {...options}
+      canSave={canUpdate && options.canSave !== false}
+      canDelete={canDelete && !decl.singleton && options.canDelete !== false}
+    />
+  );
+}
+
+/**
+ * The edit screen of a declaration: the generated form with the update schema; save with the update bit, delete
+ * (confirmed) with the delete bit; both return to the list. A singleton (settings) stays on its form after saving.
+ * A hand-written screen passes `form` to change fields or add to the form; it can take save and delete away, never
+ * give them beyond the caller's bits.
+ */
+export function GeneratedEdit({ decl, id, backTo, title, form, stay }: GeneratedEditProps) {
+  const { canUpdate, canDelete } = useResourceAccess(decl.name);
+  const handlers = useSaveHandlers(decl, 'update', { stay: stay ?? !!decl.singleton });
+  return (
+    <Edit
+      resource={decl.name}
+      id={id}
+      title={title ?? <RecordTitle decl={decl} />}
+      mutationMode="pessimistic"
+      transform={(values: Record<string, unknown>) => bodyFor(decl, 'update', values)}
+      mutationOptions={handlers}
+    >
+      <EditForm decl={decl} backTo={backTo} form={form} canUpdate={canUpdate} canDelete={canDelete} />
+    </Edit>
+  );
+}
+
+export default GeneratedEdit;

@@ -1,0 +1,154 @@
+import { useMemo, type ComponentType, type ReactElement, type ReactNode } from 'react';
+import Box from '@mui/material/Box';
+import { useMediaQuery, type Theme } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import { Button, DataTable, FilterButton, LinkBase, List, SimpleList, TopToolbar, useCreatePath, useTranslate, type RaRecord } from 'react-admin';
+import type { FieldMeta, ResourceDeclaration } from '../../../resources/types';
+import { PAGE_SIZE, SinglePagePagination, useSearchFilters } from '../layout/lists';
+import { ListEmpty } from '../layout/ListEmpty';
+import { kindOf } from './kinds';
+import type { CellProps } from './cells';
+import { titleField, titleOf } from './rules';
+import { useResourceAccess } from './access';
+
+function AddButton({ decl }: { decl: ResourceDeclaration }) {
+  const translate = useTranslate();
+  const to = `${useCreatePath()({ type: 'list', resource: decl.name })}/new`;
+  return (
+    <Button component={LinkBase} to={to} label={translate('ra.action.create')} variant="contained" data-testid="create-button">
+      <AddIcon />
+    </Button>
+  );
+}
+
+/** The list's filters: the prefix search (when the resource has search fields), then one per `filter: true` field. */
+const NO_FILTERS: ReactElement[] = [];
+
+function useFilters(decl: ResourceDeclaration, extra: ReactElement[] = NO_FILTERS) {
+  const search = useSearchFilters();
+  return useMemo(() => {
+    const filters = Object.entries(decl.fields ?? {})
+      .filter(([, m]) => m.filter && !m.parent)
+      .map(([source, meta]) => {
+        const { Filter } = kindOf(meta);
+        return <Filter key={source} source={source} meta={{ ...meta, required: false }} decl={decl} mode="update" label={meta.label} />;
+      });
+    return [...(decl.search.length ? search : []), ...filters, ...extra];
+  }, [decl, search, extra]);
+}
+
+export interface GeneratedListProps {
+  decl: ResourceDeclaration;
+  /** Columns drawn otherwise than by their kind (e.g. an invite's status as a coloured chip). */
+  cells?: Record<string, ComponentType<CellProps>>;
+  /** A last column of buttons for a row (e.g. resend an invite); also below the text of a phone row. */
+  rowActions?: ComponentType<{ record: RaRecord }>;
+  /** In place of the create button (e.g. members: "Invite" for anyone but root). */
+  createAction?: ReactNode;
+  /** The columns a phone row shows below the title (default: the first two that read as text). */
+  phoneColumns?: string[];
+  /** Filters beyond the declared ones (e.g. a date range); a stable array (module level or memoised). */
+  extraFilters?: ReactElement[];
+  /** More buttons in the list's toolbar, inside the list context (e.g. actions on everything the filter matches). */
+  toolbarExtra?: ReactNode;
+  /** A phone row's title, where the declaration's words need the reader's language (e.g. a lead with no name yet). */
+  primaryText?: ComponentType<{ record: RaRecord }>;
+}
+
+/**
+ * The list screen of a declaration: its `list` fields as columns (sortable where `sort`), the prefix search and its
+ * filters, 25 rows a page and no pager for one page, rows that open the record only with the update or delete bit, and
+ * the create button only with the create bit. Below 768 px the rows become a simple list.
+ */
+export function GeneratedList({ decl, cells = {}, rowActions: RowActions, createAction, phoneColumns, extraFilters, toolbarExtra, primaryText: PrimaryText }: GeneratedListProps) {
+  const small = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'));
+  const createPath = useCreatePath();
+  const { canCreate, canUpdate, canDelete } = useResourceAccess(decl.name);
+  const filters = useFilters(decl, extraFilters);
+  const canOpen = canUpdate || canDelete;
+  const link = (r: RaRecord) => (canOpen ? createPath({ type: 'edit', resource: decl.name, id: r.id }) : false);
+  const columns = Object.entries(decl.fields ?? {}).filter(([, m]) => m.list);
+  const title = titleField(decl);
+  const cellOf = (source: string, meta: FieldMeta) => cells[source] ?? kindOf(meta).Cell;
+  // A phone row: the title, then up to two more columns that read as text (not a lone tick or a chip of JSON).
+  const secondary = phoneColumns
+    ? columns.filter(([f]) => phoneColumns.includes(f))
+    : columns.filter(([f, m]) => f !== title && !['boolean', 'secret', 'json'].includes(m.kind)).slice(0, 2);
+  const hasFilters = filters.length > (decl.search.length ? 1 : 0);
+  const create = createAction !== undefined ? createAction : canCreate ? <AddButton decl={decl} /> : null;
+  return (
+    <List
+      resource={decl.name}
+      perPage={PAGE_SIZE}
+      sort={decl.defaultSort}
+      filters={filters.length ? filters : undefined}
+      actions={
+        // Wraps instead of running off the left edge when a list has many buttons (the leads' on a phone).
+        <TopToolbar sx={{ flexWrap: 'wrap', rowGap: 0.5 }}>
+          {hasFilters && <FilterButton />}
+          {toolbarExtra}
+          {create}
+        </TopToolbar>
+      }
+      empty={<ListEmpty text="ls.generated.empty" action={create ?? undefined} />}
+      pagination={<SinglePagePagination />}
+      exporter={false}
+      storeKey={false}
+      // A table with more columns than fit (a tablet with the menu open) scrolls inside its card, not the whole page.
+      sx={{ containerType: 'inline-size', '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
+    >
+      {small ? (
+        <SimpleList
+          primaryText={(r) => {
+            if (PrimaryText) return <PrimaryText record={r} />;
+            // A record in words when the declaration says how (a member: names and e-mail).
+            if (decl.represent) return titleOf(decl, r);
+            const meta = decl.fields?.[title];
+            if (!meta) return String(r[title] ?? r.id);
+            const Cell = cellOf(title, meta);
+            return <Cell record={r} source={title} meta={meta} decl={decl} compact />;
+          }}
+          secondaryText={(r) => (
+            <>
+              {secondary.map(([source, meta], i) => {
+                const Cell = cellOf(source, meta);
+                return (
+                  <span key={source}>
+                    {i > 0 && ' · '}
+                    <Cell record={r} source={source} meta={meta} decl={decl} compact />
+                  </span>
+                );
+              })}
+              {RowActions && (
+                <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
+                  <RowActions record={r} />
+                </Box>
+              )}
+            </>
+          )}
+          rowClick={(_id, _res, r) => link(r)}
+        />
+      ) : (
+        <DataTable rowClick={(_id, _res, r) => link(r)} bulkActionButtons={false} hover={canOpen}>
+          {columns.map(([source, meta]) => {
+            const { numeric } = kindOf(meta);
+            const Cell = cellOf(source, meta);
+            return (
+              <DataTable.Col
+                key={source}
+                source={source}
+                label={meta.label}
+                disableSort={!meta.sort}
+                align={numeric ? 'right' : undefined}
+                render={(r: RaRecord) => <Cell record={r} source={source} meta={meta} decl={decl} compact />}
+              />
+            );
+          })}
+          {RowActions && <DataTable.Col source="" label="" disableSort align="right" render={(r: RaRecord) => <RowActions record={r} />} />}
+        </DataTable>
+      )}
+    </List>
+  );
+}
+
+export default GeneratedList;

@@ -1,0 +1,48 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { ResourceContextProvider, useParams, useRouterProvider } from 'react-admin';
+import type { ResourceDeclaration } from '../../../resources/types';
+import { DelayedProgress } from '../layout/DelayedProgress';
+import { NotFoundPage } from '../layout/Pages';
+
+/* Each generated screen is its own chunk. */
+const GeneratedList = lazy(() => import('./GeneratedList'));
+const GeneratedCreate = lazy(() => import('./GeneratedCreate'));
+const GeneratedEdit = lazy(() => import('./GeneratedEdit'));
+
+/** A resource's screens when they are not the generated ones (hand-written screens compose the same parts). */
+export interface ResourceScreens {
+  list?: ComponentType<{ decl: ResourceDeclaration }>;
+  create?: ComponentType<{ decl: ResourceDeclaration }>;
+  edit?: ComponentType<{ decl: ResourceDeclaration }>;
+}
+
+function screen(Component: ComponentType<{ decl: ResourceDeclaration }>, decl: ResourceDeclaration) {
+  return (
+    <Suspense fallback={<DelayedProgress />}>
+      <Component decl={decl} />
+    </Suspense>
+  );
+}
+
+/**
+ * The routes of one resource below the current path, `:resource/*`: the list (''), `new` and `:id`, generated from
+ * its declaration unless `screens` names a hand-written one. An unknown name, or a singleton (it has its own route),
+ * is not found.
+ */
+export function ResourceRoutes({ declarations, screens = {} }: { declarations: readonly ResourceDeclaration[]; screens?: Record<string, ResourceScreens> }) {
+  const { Routes, Route } = useRouterProvider();
+  const { resource } = useParams();
+  const decl = declarations.find((d) => d.name === resource && !d.singleton);
+  if (!decl) return <NotFoundPage />;
+  const own = screens[decl.name] ?? {};
+  return (
+    <ResourceContextProvider value={decl.name} key={decl.name}>
+      <Routes>
+        <Route index element={screen(own.list ?? GeneratedList, decl)} />
+        <Route path="new" element={screen(own.create ?? GeneratedCreate, decl)} />
+        <Route path=":id" element={screen(own.edit ?? GeneratedEdit, decl)} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </ResourceContextProvider>
+  );
+}

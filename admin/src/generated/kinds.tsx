@@ -1,0 +1,125 @@
+import type { ComponentType, ReactNode } from 'react';
+import { BooleanInput, DateInput, DateTimeInput, NullableBooleanInput, NumberInput, TextInput, useTranslate } from 'react-admin';
+import type { FieldKind, FieldMeta, ResourceDeclaration } from '../../../resources/types';
+import type { FormMode } from './rules';
+import { ColourInput, EnumInput, JsonInput, ReferenceInput, SecretInput } from './inputs';
+import {
+  BooleanCell,
+  ColourCell,
+  DateCell,
+  DateTimeCell,
+  EnumCell,
+  JsonCell,
+  MonoCell,
+  NumberCell,
+  ReferenceCell,
+  SecretCell,
+  TextCell,
+  UrlCell,
+  type CellProps,
+} from './cells';
+
+/** What an input of the table gets: the field, its metadata and declaration, and the form's mode. */
+export interface FieldInputProps {
+  source: string;
+  meta: FieldMeta;
+  decl: ResourceDeclaration;
+  mode: FormMode;
+  label?: string;
+  disabled?: boolean;
+  helperText?: ReactNode;
+  /** In a list's filter bar. */
+  alwaysOn?: boolean;
+  /** reference: values not offered (e.g. forms an event has already); the current value stays. */
+  exclude?: readonly unknown[];
+}
+
+/** How one kind of field is edited, shown in a list (and read-only in a form), and filtered. */
+export interface KindUi {
+  Input: ComponentType<FieldInputProps>;
+  Cell: ComponentType<CellProps>;
+  /** The list filter for a `filter: true` field (equality). */
+  Filter: ComponentType<FieldInputProps>;
+  /** Takes the form's full width (long texts). */
+  wide?: boolean;
+  /** Right-aligned in a list. */
+  numeric?: boolean;
+}
+
+function PlainText({ source, label, disabled, helperText, meta, type, alwaysOn }: FieldInputProps & { type?: string }) {
+  return <TextInput source={source} label={label} type={type} disabled={disabled} helperText={helperText} isRequired={meta.required} alwaysOn={alwaysOn} fullWidth />;
+}
+
+function LongText({ source, label, disabled, helperText, meta }: FieldInputProps) {
+  return <TextInput source={source} label={label} disabled={disabled} helperText={helperText} isRequired={meta.required} multiline minRows={3} maxRows={16} fullWidth />;
+}
+
+function IdentifierText(props: FieldInputProps) {
+  const translate = useTranslate();
+  return <PlainText {...props} helperText={props.helperText ?? translate('ls.generated.identifier_hint', { _: 'Lower-case letters, digits, - and _, starting with a letter' })} />;
+}
+
+function NumberField({ source, label, disabled, helperText, meta }: FieldInputProps) {
+  const translate = useTranslate();
+  const bounds =
+    meta.min !== undefined && meta.max !== undefined
+      ? translate('ls.generated.number_between', { min: meta.min, max: meta.max, _: `${meta.min} – ${meta.max}` })
+      : undefined;
+  return (
+    <NumberInput source={source} label={label} disabled={disabled} isRequired={meta.required} min={meta.min} max={meta.max} step={meta.integer ? 1 : 'any'} helperText={helperText ?? bounds} fullWidth />
+  );
+}
+
+function Switch({ source, label, disabled, helperText }: FieldInputProps) {
+  return <BooleanInput source={source} label={label} disabled={disabled} helperText={helperText ?? false} />;
+}
+
+function BooleanFilter({ source, label, alwaysOn }: FieldInputProps) {
+  return <NullableBooleanInput source={source} label={label} alwaysOn={alwaysOn} />;
+}
+
+function DateField({ source, label, disabled, helperText, meta }: FieldInputProps) {
+  return <DateInput source={source} label={label} disabled={disabled} helperText={helperText} isRequired={meta.required} fullWidth />;
+}
+
+const toIso = (v: unknown) => (v instanceof Date ? v.toISOString() : v === '' ? null : v);
+function DateTimeField({ source, label, disabled, helperText, meta }: FieldInputProps) {
+  return <DateTimeInput source={source} label={label} disabled={disabled} helperText={helperText} isRequired={meta.required} parse={toIso} fullWidth />;
+}
+
+function UrlText(props: FieldInputProps) {
+  return <PlainText {...props} type="url" />;
+}
+
+function EmailText(props: FieldInputProps) {
+  return <PlainText {...props} type="email" />;
+}
+
+function AssetId(props: FieldInputProps) {
+  const translate = useTranslate();
+  return <PlainText {...props} helperText={props.helperText ?? translate('ls.generated.asset_hint', { _: 'The id of an asset' })} />;
+}
+
+/**
+ * The one table "field kind → input / list column / filter" (STYLE.md "Screens from declarations"; react-admin's
+ * guessers keep theirs as editFieldTypes/listFieldTypes). Generated and hand-written screens both draw fields from it.
+ */
+export const KINDS: Record<FieldKind, KindUi> = {
+  text: { Input: PlainText, Cell: TextCell, Filter: PlainText },
+  longtext: { Input: LongText, Cell: TextCell, Filter: PlainText, wide: true },
+  number: { Input: NumberField, Cell: NumberCell, Filter: NumberField, numeric: true },
+  boolean: { Input: Switch, Cell: BooleanCell, Filter: BooleanFilter },
+  date: { Input: DateField, Cell: DateCell, Filter: DateField },
+  datetime: { Input: DateTimeField, Cell: DateTimeCell, Filter: DateTimeField },
+  colour: { Input: ColourInput, Cell: ColourCell, Filter: PlainText },
+  url: { Input: UrlText, Cell: UrlCell, Filter: PlainText },
+  email: { Input: EmailText, Cell: TextCell, Filter: PlainText },
+  identifier: { Input: IdentifierText, Cell: MonoCell, Filter: PlainText },
+  enum: { Input: EnumInput, Cell: EnumCell, Filter: EnumInput },
+  reference: { Input: ReferenceInput, Cell: ReferenceCell, Filter: ReferenceInput },
+  asset: { Input: AssetId, Cell: MonoCell, Filter: PlainText },
+  secret: { Input: SecretInput, Cell: SecretCell, Filter: PlainText, wide: true },
+  json: { Input: JsonInput, Cell: JsonCell, Filter: PlainText, wide: true },
+};
+
+export const kindOf = (meta: FieldMeta): KindUi => KINDS[meta.kind];

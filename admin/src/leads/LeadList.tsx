@@ -1,0 +1,55 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import PlaylistAddCheckIcon from '@mui/icons-material/PlaylistAddCheck';
+import { DateInput, LinkBase, useTranslate } from 'react-admin';
+import type { ResourceDeclaration } from '../../../resources/types';
+import { GeneratedList } from '../generated/GeneratedList';
+import { useResourceAccess } from '../generated/access';
+import { useConsoleAccount } from '../console/ConsoleContext';
+import { consolePath } from '../console/access';
+import { LeadBulkActions } from './LeadBulkActions';
+import { LEAD_CELLS, LeadRowTitle } from './leadCells';
+
+/** The capture-date range (a date is the whole day, on the server). */
+const DATE_FILTERS = [
+  <DateInput key="captured_from" source="captured_from" label="ls.console.leads.captured_from" />,
+  <DateInput key="captured_to" source="captured_to" label="ls.console.leads.captured_to" />,
+];
+
+function TranscribeLink() {
+  const translate = useTranslate();
+  const { accountId } = useConsoleAccount();
+  const { canUpdate } = useResourceAccess('leads');
+  if (!canUpdate) return null;
+  return (
+    <Button size="small" component={LinkBase} to={consolePath(accountId, 'transcription')} startIcon={<PlaylistAddCheckIcon />} data-testid="leads-transcribe">
+      {translate('ls.console.leads.transcribe')}
+    </Button>
+  );
+}
+
+/**
+ * /console/{a}/leads: the generated list (prefix search over e-mail and names; filters event, owner, source,
+ * transcription, validity and the capture dates; 25 a page, newest first) with the transcription queue, the CSV of
+ * everything the filter matches and actions on all of it.
+ */
+export default function LeadList({ decl }: { decl: ResourceDeclaration }) {
+  return (
+    // Nine columns: narrower cell padding keeps them within a 1280 px screen with the menu open.
+    <Box sx={{ minWidth: 0, '& .RaDataTable-table .MuiTableCell-root': { px: 1 }, '& .RaDataTable-table .MuiTableCell-root:first-of-type': { pl: 2 } }}>
+      <GeneratedList
+        decl={decl}
+        cells={LEAD_CELLS}
+        primaryText={LeadRowTitle}
+        extraFilters={DATE_FILTERS}
+        toolbarExtra={
+          <>
+            <TranscribeLink />
+            <LeadBulkActions />
+          </>
+        }
+        phoneColumns={['ld_eventid', 'ld_captured_at']}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * The handoff page's own words (English and Dutch), loaded with the page's chunk, so the sign-in page does not carry
+ * them. Error texts equal the console's (resources/consoleMessages.ts and i18n/console/nl.ts; a test checks).
+ */
+const en = {
+  title: 'Lead handoff',
+  loading: 'Loading the handoff…',
+  heading: 'A lead for you',
+  intro: '{{sender}} of {{account}} would like you to follow up on this lead.',
+  intro_no_sender: '{{account}} would like you to follow up on this lead.',
+  lead: 'Lead',
+  name: 'Name',
+  email: 'E-mail',
+  event: 'Event',
+  no_name: 'No name given',
+  no_email: 'No e-mail address',
+  message: 'Message from {{sender}}',
+  message_no_sender: 'Message',
+  question: 'Will you take it on?',
+  accept: 'Accept',
+  accepting: 'Accepting…',
+  not_available: 'Not available',
+  declining: 'Saving…',
+  accepted_title: 'You accepted this lead',
+  accepted_text: '{{lead}} is now yours in {{account}}.',
+  accepted_on: 'Accepted on {{date}}.',
+  not_available_title: 'You are not available for this lead',
+  not_available_text: '{{sender}} can hand it over to someone else.',
+  not_available_on: 'Answered on {{date}}.',
+  open_console: 'Open the lead in the console',
+  invalid_text: 'The link may have been used already, or the lead was removed. Ask the person who sent it to hand the lead over again.',
+  sign_in: 'Go to sign-in',
+  error_handoff_invalid: 'This handoff link is unknown or has already been used',
+  error_handoff_decision_invalid: 'Please choose accept or not available',
+};
+
+export type HandoffTexts = typeof en;
+
+const nl: HandoffTexts = {
+  title: 'Overdracht van een lead',
+  loading: 'De overdracht wordt geladen…',
+  heading: 'Een lead voor jou',
+  intro: '{{sender}} van {{account}} vraagt je deze lead op te volgen.',
+  intro_no_sender: '{{account}} vraagt je deze lead op te volgen.',
+  lead: 'Lead',
+  name: 'Naam',
+  email: 'E-mail',
+  event: 'Evenement',
+  no_name: 'Geen naam opgegeven',
+  no_email: 'Geen e-mailadres',
+  message: 'Bericht van {{sender}}',
+  message_no_sender: 'Bericht',
+  question: 'Neem je deze lead over?',
+  accept: 'Accepteren',
+  accepting: 'Bezig met accepteren…',
+  not_available: 'Niet beschikbaar',
+  declining: 'Bezig met opslaan…',
+  accepted_title: 'Je hebt deze lead geaccepteerd',
+  accepted_text: '{{lead}} is nu van jou in {{account}}.',
+  accepted_on: 'Geaccepteerd op {{date}}.',
+  not_available_title: 'Je bent niet beschikbaar voor deze lead',
+  not_available_text: '{{sender}} kan de lead aan iemand anders overdragen.',
+  not_available_on: 'Beantwoord op {{date}}.',
+  open_console: 'Open de lead in de console',
+  invalid_text: 'De link is misschien al gebruikt, of de lead is verwijderd. Vraag wie hem stuurde de lead opnieuw over te dragen.',
+  sign_in: 'Naar inloggen',
+  error_handoff_invalid: 'Deze overdrachtslink is onbekend of al gebruikt',
+  error_handoff_decision_invalid: 'Kies accepteren of niet beschikbaar',
+};
+
+export const HANDOFF_TEXTS: Record<'en' | 'nl', HandoffTexts> = { en, nl };

@@ -1,0 +1,191 @@
+import { pipeline } from 'node:stream/promises';
+import { Router, type Request, type Response } from 'express';
+import { ctx } from '../context.js';
+import { ApiError, notFound } from '../errors.js';
+import { requirePermission, requireUser, resolveAccount } from '../middleware/auth.js';
+import { scoped } from '../models/scope.js';
+import { storageOf } from '../storage/index.js';
+import { newLeadFilesPath, objectKey } from '../storage/keys.js';
+import { detectType } from '../storage/fileTypes.js';
+import { accountOf } from './generic.js';
+import { isUuid } from '../../resources/fields.js';
+import { LEAD_FILE_MAX_BYTES, LEAD_FILE_TYPES, leadFiles } from '../../resources/leads.js';
+
+type Row = Record<string, unknown>;
+
+/** Where a lead file is served (the console and the capture app show card photos from here). */
+export const leadFileUrl = (accountId: string, id: string) => `/api/1/accounts/${accountId}/lead-files/${id}`;
+
+/** What some devices send for JPEG. */
+const ALIASES: Record<string, string> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg' };
+/** A card photo's bytes never change under its id. */
+const CACHE = 'private, max-age=31536000, immutable';
+/** Past this many unread bytes a refused upload's connection is closed instead of drained. */
+const DRAIN_LIMIT = LEAD_FILE_MAX_BYTES;
+
+const COLUMNS = ['lf_id', 'lf_accountid', 'lf_type', 'lf_size', 'lf_path', 'lf_created_by', 'lf_created_at', 'lf_updated_at'];
+
+function serialize(row: Row): Row {
+  return { ...row, lf_size: Number(row.lf_size), id: row.lf_id, url: leadFileUrl(String(row.lf_accountid), String(row.lf_id)) };
+}
+
+/** The declared image type (415 file_type_not_allowed for anything but JPEG, PNG or WebP). */
+function declaredType(req: Request): string {
+  const raw = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = ALIASES[raw] ?? raw;
+  if (!(LEAD_FILE_TYPES as readonly string[]).includes(type)) throw new ApiError(415, 'file_type_not_allowed', 'A card photo must be a JPEG, PNG or WebP image (Content-Type image/jpeg, image/png or image/webp)');
+  return type;
+}
+
+/** The whole body, at most `max` bytes (413 file_too_large past it, as soon as it is known). */
+function readBody(req: Request, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (err?: unknown) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      if (err) reject(err);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) done(new ApiError(413, 'file_too_large', `A card photo is at most ${Math.round(max / 1024 / 1024)} MB`));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => done();
+    const onError = () => done(new ApiError(400, 'request_aborted', 'The request body was cut off'));
+    const onClose = () => {
+      if (!req.complete) done(new ApiError(400, 'request_aborted', 'The request body was cut off'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+/**
+ * Before answering without keeping the body: read and drop one of at most the photo limit first, so the device sees
+ * the answer (a client still sending when the server answers and closes often sees only a broken connection, and an
+ * offline queue would retry for ever); past that, or of unknown length, close the connection after the answer.
+ */
+async function letBodyGo(req: Request, res: Response): Promise<void> {
+  if (req.complete || req.readableEnded) return;
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (!Number.isFinite(declared) || declared > DRAIN_LIMIT) {
+    res.setHeader('Connection', 'close');
+    return;
+  }
+  await new Promise<void>((resolve) => {
+    req.on('end', resolve);
+    req.on('close', resolve);
+    req.on('error', resolve);
+    req.resume();
+  });
+}
+
+/**
+ * PUT /accounts/{a}/lead-files/{id} (account_leads create): the body is the photo (image/jpeg, image/png or image/webp,
+ * at most 10 MB, its bytes must be of that type); the id is the device's own v4 UUID, so an offline queue retries
+ * without making a second file. 201 with the record the first time; 200 with the same record when this account
+ * already has the id (the bytes are not replaced); 404 when another account has it. Stored through the storage
+ * layer (local disk or S3) under /lead-files/<account>/<yyyy>/<mm>/<id>, a path the server makes.
+ */
+async function put(req: Request, res: Response): Promise<void> {
+  const id = String(req.params.id).toLowerCase();
+  const accountId = accountOf(req);
+  const app = ctx(req);
+  try {
+    if (!isUuid(id)) throw notFound();
+    const mine = async () => scoped(app.db, leadFiles, accountId).where('lf_id', id).first(COLUMNS);
+    const taken = async () => Boolean(await app.db('lead_files').where('lf_id', id).first('lf_id'));
+    const already = await mine();
+    if (already) {
+      await letBodyGo(req, res);
+      res.status(200).json(serialize(already));
+      return;
+    }
+    if (await taken()) throw notFound();
+    const type = declaredType(req);
+    const encoding = req.headers['content-encoding']?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') throw new ApiError(415, 'unsupported_encoding', 'Upload the photo as it is, without a Content-Encoding');
+    const max = LEAD_FILE_MAX_BYTES;
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > max) throw new ApiError(413, 'file_too_large', `A card photo is at most ${Math.round(max / 1024 / 1024)} MB`);
+    const body = await readBody(req, max);
+    if (!body.length) throw new ApiError(400, 'file_empty', 'The photo is empty');
+    if ((await detectType(body.subarray(0, 4100), body.length <= 4100)) !== type)
+      throw new ApiError(415, 'file_content_mismatch', `The photo's bytes are not a ${type.slice(6).toUpperCase()} image`);
+
+    const path = newLeadFilesPath(accountId);
+    const created = await app.db.transaction(async (trx) => {
+      const [row] = await trx('lead_files')
+        .insert({ lf_id: id, lf_accountid: accountId, lf_type: type, lf_size: body.length, lf_path: path, lf_created_by: req.user!.u_id })
+        .onConflict('lf_id')
+        .ignore()
+        .returning(COLUMNS);
+      // Stored before the row commits: a failed write leaves no record pointing at nothing.
+      if (row) await storageOf(app).put(objectKey(path, id), body, type);
+      return row as Row | undefined;
+    });
+    if (created) {
+      res.status(201).json(serialize(created));
+      return;
+    }
+    // The same id uploaded twice at once: the other request stored it.
+    const winner = await mine();
+    if (!winner) throw notFound();
+    res.status(200).json(serialize(winner));
+  } catch (err) {
+    if (req.socket.destroyed || res.destroyed) return;
+    await letBodyGo(req, res);
+    throw err;
+  }
+}
+
+/** GET /accounts/{a}/lead-files/{id} (account_leads read): the photo's bytes, private to the caller's browser. */
+async function get(req: Request, res: Response): Promise<void> {
+  const id = String(req.params.id);
+  if (!isUuid(id)) throw notFound();
+  const app = ctx(req);
+  const row = await scoped(app.db, leadFiles, accountOf(req)).where('lf_id', id.toLowerCase()).first(COLUMNS);
+  if (!row) throw notFound();
+  const etag = `"${row.lf_id}"`;
+  res.setHeader('Cache-Control', CACHE);
+  res.setHeader('ETag', etag);
+  if (req.headers['if-none-match']?.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
+    res.status(304).end();
+    return;
+  }
+  let body;
+  try {
+    body = await storageOf(app).read(objectKey(String(row.lf_path), String(row.lf_id)));
+  } catch (e) {
+    // Recorded but the bytes are gone (removed by hand): an honest 404, not a 500.
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as { name?: string }).name === 'NoSuchKey') throw notFound('The photo is gone');
+    throw e;
+  }
+  const ext = row.lf_type === 'image/jpeg' ? 'jpg' : String(row.lf_type).slice(6);
+  res.setHeader('Content-Type', String(row.lf_type));
+  res.setHeader('Content-Length', String(row.lf_size));
+  res.setHeader('Content-Disposition', `inline; filename="card-${row.lf_id}.${ext}"`);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'self'");
+  try {
+    await pipeline(body, res);
+  } catch {
+    body.destroy(); // the client went away
+  }
+}
+
+/** The card photos of an account, mounted at /accounts/:accountId/lead-files. */
+export function leadFilesRouter(): Router {
+  const router = Router({ mergeParams: true });
+  router.use(requireUser, resolveAccount());
+  router.put('/:id', requirePermission(leadFiles.group, 'create'), put);
+  router.get('/:id', requirePermission(leadFiles.group, 'read'), get);
+  return router;
+}

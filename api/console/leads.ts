@@ -1,0 +1,260 @@
+import type { Knex } from 'knex';
+import type { Request, RequestHandler, Router } from 'express';
+import { ctx } from '../context.js';
+import { ApiError, validate } from '../errors.js';
+import { requirePermission } from '../middleware/auth.js';
+import { scoped } from '../models/scope.js';
+import { eventGraph, type FormGraph } from '../models/graphs.js';
+import { applyFilters, filterValueError, isEmptyFilter, parseFilter } from '../crud/list.js';
+import { rejectNulBytes } from '../crud/router.js';
+import { elementsOf, leadFromAnswers, OWN_FIELDS } from '../services/leads.js';
+import { accountOf, checkReferences, invalid, type ConsoleHooks } from './generic.js';
+import { leadsCsvFromFilter } from './leadExport.js';
+import { leadFileUrl } from './leadFiles.js';
+import { consentTextFor } from '../../resources/consent.js';
+import { isEmail } from '../../resources/fields.js';
+import { resourceNamed } from '../../resources/index.js';
+import { leadBulkBody, leadFiles, leads } from '../../resources/leads.js';
+import type { Answers, FormElementSpec } from '../../resources/answers.js';
+import type { ResourceDeclaration } from '../../resources/types.js';
+
+type Row = Record<string, unknown>;
+type OwnColumn = (typeof OWN_FIELDS)[keyof typeof OWN_FIELDS];
+const OWN = Object.entries(OWN_FIELDS) as [keyof typeof OWN_FIELDS, OwnColumn][];
+
+/** How far ahead of the server's clock a device's capture time may be (clocks drift); beyond it the server's time is stored. */
+export const CAPTURED_AT_FUTURE_MS = 5 * 60 * 1000;
+/** A capture time before this is a device clock reset (a phone after a flat battery shows 1970): the server's time is stored. */
+const CAPTURED_AT_EARLIEST_YEAR = 2000;
+/** Transcription states in which a card lead may still miss required answers. */
+const OPEN_TRANSCRIPTION = ['pending', 'postponed'];
+
+/** References of a lead, with the card photos (lead files are not a registered resource) checked like the rest. */
+const registry = (name: string): ResourceDeclaration | undefined => (name === leadFiles.name ? leadFiles : resourceNamed(name));
+
+/**
+ * The elements a lead's answers are checked against: a registration's against the event's registration form (what
+ * the person filled), every other lead's against the event's forms in order (what booth staff fill).
+ */
+export function elementsForLead(graph: { forms: FormGraph[]; registration?: FormGraph }, source: unknown): FormElementSpec[] {
+  return source === 'registration' && graph.registration ? elementsOf([graph.registration]) : elementsOf(graph.forms);
+}
+
+const incomplete = (fields: Record<string, string>) => new ApiError(400, 'lead_incomplete', 'Please complete all mandatory fields', fields);
+
+/**
+ * Answers into what to store: checked against the elements (required ones only when `complete`), normalised, and the
+ * lead's own fields (email, first_name, last_name) kept in step with them. `ownWins`: an own field sent in `data`
+ * replaces its answer (an edit of the name alone); otherwise the answer wins and an own field only fills a missing
+ * answer. A name no element has still fills its own field from the answers (a badge scan's e-mail on a form without
+ * an e-mail element). Stored answers under names the elements do not have (`keep`) stay as they were.
+ */
+export function applyAnswers(elements: FormElementSpec[], given: unknown, data: Row, { complete, ownWins, keep = {} }: { complete: boolean; ownWins: boolean; keep?: Row }): void {
+  if (given !== undefined && given !== null && (typeof given !== 'object' || Array.isArray(given))) throw incomplete({ ld_answers: 'error_invalid_value' });
+  const raw: Row = { ...((given as Row | null | undefined) ?? {}) };
+  const names = new Set(elements.map((e) => e.fe_name));
+  const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+  for (const [name, column] of OWN) {
+    if (!(column in data) || !names.has(name)) continue;
+    if (ownWins || blank(raw[name])) {
+      if (data[column] === null || data[column] === undefined) {
+        if (ownWins) delete raw[name];
+      } else raw[name] = data[column];
+    }
+  }
+  const checked = complete ? elements : elements.map((e) => ({ ...e, fe_is_required: false }));
+  const result = leadFromAnswers(checked, raw);
+  for (const [name, column] of OWN) {
+    if (names.has(name)) {
+      if (Object.hasOwn(result.answers, name)) data[column] = result[column] ?? null;
+      continue;
+    }
+    const v = raw[name];
+    if (typeof v !== 'string' || !v.trim()) continue;
+    if (name === 'email') {
+      if (!isEmail(v.trim())) throw incomplete({ email: 'error_email_invalid' });
+      data[column] = v.trim().toLowerCase();
+    } else data[column] = v.trim().slice(0, 100);
+  }
+  const kept: Answers = {};
+  for (const [k, v] of Object.entries(keep)) if (!names.has(k)) kept[k] = v as Answers[string];
+  data.ld_answers = { ...kept, ...result.answers };
+}
+
+/**
+ * A device's capture time: ISO 8601 (anything else 400 error_date_invalid). A time the device's clock got plainly
+ * wrong — more than a few minutes ahead of the server, or before 2000 — is replaced by the server's time: the lead
+ * itself is good, and an offline queue takes a 400 as final, so refusing it would lose the lead.
+ */
+function capturedAt(value: unknown): string {
+  const v = String(value);
+  const at = new Date(v);
+  const m = /^(\d{4})-(\d{2})-(\d{2})([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/i.exec(v);
+  // A calendar date that exists (JavaScript would read 2026-02-30 as 2 March).
+  const day = m && new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  if (!m || !day || day.getUTCMonth() !== +m[2] - 1 || day.getUTCDate() !== +m[3] || Number.isNaN(at.getTime()))
+    throw invalid(leads, { ld_captured_at: 'error_date_invalid' });
+  const now = Date.now();
+  if (at.getTime() > now + CAPTURED_AT_FUTURE_MS || at.getUTCFullYear() < CAPTURED_AT_EARLIEST_YEAR) return new Date(now).toISOString();
+  return at.toISOString();
+}
+
+/** A pending or postponed transcription needs a card photo to transcribe. */
+function assertTranscribable(status: unknown, front: unknown): void {
+  if (OPEN_TRANSCRIPTION.includes(String(status)) && !front) throw invalid(leads, { ld_transcription_status: 'error_transcription_needs_card' });
+}
+
+const REGISTRATION_UNIQUE = 'leads_registration_email_unique';
+/** The one registration per event and e-mail, as 409 with the field. */
+function registrationConflict(err: unknown): unknown {
+  const e = err as { code?: string; constraint?: string; message?: string };
+  if (e?.code === '23505' && (e.constraint === REGISTRATION_UNIQUE || e.message?.includes(REGISTRATION_UNIQUE)))
+    return new ApiError(409, 'lead_already_registered', 'This e-mail address is already registered for the event', { ld_email: 'error_lead_already_registered' });
+  return err;
+}
+
+/** The page's language for the built-in consent text. */
+const localeOf = (req: Request): string => req.acceptsLanguages('en', 'nl') || 'en';
+
+async function graphOf(trx: Knex.Transaction, accountId: string, eventId: string) {
+  const graph = await eventGraph(trx, accountId, eventId);
+  if (!graph) throw invalid(leads, { ld_eventid: 'error_reference_invalid' });
+  return graph;
+}
+
+/**
+ * leads (account-console.md section 3): create and update keep the answers and the lead's own fields checked and in
+ * step (400 lead_incomplete with the fields); the owner defaults to the caller and must be a member when given; a
+ * card lead with a front photo may wait for its transcription with incomplete answers; ld_client_id makes a create
+ * idempotent per account (a retry, or a race of two, answers the first lead with 200).
+ */
+export const leadsHooks: ConsoleHooks = {
+  serialize(row) {
+    const out = { ...row };
+    for (const [field, url] of [['ld_front_fileid', 'ld_front_url'], ['ld_back_fileid', 'ld_back_url']] as const)
+      out[url] = row[field] ? leadFileUrl(String(row.ld_accountid), String(row[field])) : null;
+    return out;
+  },
+
+  async create(trx, data, req) {
+    const accountId = accountOf(req);
+    const firstOf = async () => (data.ld_client_id ? await scoped(trx, leads, accountId).where('ld_client_id', data.ld_client_id as string).first('ld_id') : undefined);
+    // A device's retry answers the first lead, whatever this body says.
+    const first = await firstOf();
+    if (first) return { id: first.ld_id as string, existing: true };
+
+    await checkReferences(trx, leads, data, accountId, registry);
+    const graph = await graphOf(trx, accountId, String(data.ld_eventid));
+    const given = (req.body as Row | undefined)?.ld_transcription_status;
+    const card = data.ld_source === 'card' && Boolean(data.ld_front_fileid);
+    if (given === undefined || given === null || given === '') data.ld_transcription_status = card ? 'pending' : 'none';
+    assertTranscribable(data.ld_transcription_status, data.ld_front_fileid);
+    if (data.ld_captured_at !== null && data.ld_captured_at !== undefined) data.ld_captured_at = capturedAt(data.ld_captured_at);
+    else delete data.ld_captured_at; // the database's now()
+    if (typeof data.ld_email === 'string') data.ld_email = data.ld_email.toLowerCase();
+    applyAnswers(elementsForLead(graph, data.ld_source), data.ld_answers, data, {
+      complete: !OPEN_TRANSCRIPTION.includes(String(data.ld_transcription_status)),
+      ownWins: false,
+    });
+    if (data.ld_consent_news === true && !data.ld_consent_text) data.ld_consent_text = consentTextFor(graph.event, localeOf(req));
+
+    const row = { ...data, ld_accountid: accountId, ld_ownerid: data.ld_ownerid ?? req.user!.u_id, ld_captured_by: req.user!.u_id };
+    let inserted: Row[];
+    try {
+      const insert = trx('leads').insert(row);
+      // Two creates with the same ld_client_id at once: the second waits for the first and inserts nothing.
+      if (data.ld_client_id) insert.onConflict(trx.raw('(ld_accountid, ld_client_id) where ld_client_id is not null')).ignore();
+      inserted = await insert.returning(['ld_id']);
+    } catch (err) {
+      throw registrationConflict(err);
+    }
+    if (inserted.length) return inserted[0].ld_id as string;
+    const winner = await firstOf();
+    return { id: winner!.ld_id as string, existing: true };
+  },
+
+  async update(trx, id, data, req, existing) {
+    const accountId = accountOf(req);
+    await checkReferences(trx, leads, data, accountId, registry);
+    const status = data.ld_transcription_status ?? existing.ld_transcription_status;
+    const front = 'ld_front_fileid' in data ? data.ld_front_fileid : existing.ld_front_fileid;
+    if (data.ld_transcription_status !== undefined || 'ld_front_fileid' in data) assertTranscribable(status, front);
+    if (typeof data.ld_email === 'string') data.ld_email = data.ld_email.toLowerCase();
+
+    const answersSent = 'ld_answers' in data;
+    const ownSent = OWN.some(([, column]) => column in data);
+    const statusChanged = data.ld_transcription_status !== undefined && data.ld_transcription_status !== existing.ld_transcription_status;
+    const open = OPEN_TRANSCRIPTION.includes(String(status));
+    if (answersSent || ownSent || (statusChanged && !open)) {
+      const graph = await graphOf(trx, accountId, String(existing.ld_eventid));
+      const elements = elementsForLead(graph, existing.ld_source);
+      const names = new Set(elements.map((e) => e.fe_name));
+      // Only own fields without an element, and no other change to the answers: nothing to check.
+      const touchesAnswers = answersSent || (statusChanged && !open) || OWN.some(([name, column]) => column in data && names.has(name));
+      if (touchesAnswers) {
+        const stored = (existing.ld_answers ?? {}) as Row;
+        applyAnswers(elements, answersSent ? data.ld_answers : stored, data, { complete: !open, ownWins: !answersSent, keep: stored });
+      }
+    }
+    if (!Object.keys(data).length) return;
+    await scoped(trx, leads, accountId)
+      .where('ld_id', id)
+      .update({ ...data, ld_updated_at: trx.fn.now() })
+      .catch((err: unknown) => {
+        throw registrationConflict(err);
+      });
+  },
+};
+
+/** The filter of an export or bulk action: the list's filter object (JSON in the query, or an object in a body). */
+function filterFrom(raw: unknown) {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new ApiError(400, 'invalid_query', 'The filter parameter must be JSON');
+    }
+  } else if (raw !== undefined) throw new ApiError(400, 'invalid_query', 'The filter parameter must be JSON');
+  return parseFilter(value ?? {}, leads, 'ld_id');
+}
+
+/** The bulk body is read before the permission it needs is known: update for valid/invalid, delete for delete. */
+const bulkPermission: RequestHandler = (req, res, next) => {
+  rejectNulBytes(req.body);
+  const body = validate(leadBulkBody, req.body);
+  res.locals.bulk = body;
+  return requirePermission(leads.group, body.action === 'delete' ? 'delete' : 'update')(req, res, next);
+};
+
+/**
+ * The leads' own routes:
+ * - GET /leads/export.csv?filter=… (account_leads read): every lead the console's filter shows, as CSV (leadExport.ts);
+ * - POST /leads/bulk {filter, action: valid | invalid | delete[, all]} → {count}: one statement over every lead the
+ *   filter shows (not only a page); an empty filter only with all: true (400 filter_required otherwise).
+ */
+export function leadsRoutes(router: Router): void {
+  router.get('/export.csv', requirePermission(leads.group, 'read'), async (req, res) => {
+    await leadsCsvFromFilter(req, res, filterFrom(req.query.filter));
+  });
+
+  router.post('/bulk', bulkPermission, async (req, res) => {
+    const { filter: rawFilter, action, all } = res.locals.bulk as { filter?: Row; action: 'valid' | 'invalid' | 'delete'; all?: boolean };
+    const filter = parseFilter(rawFilter ?? {}, leads, 'ld_id');
+    if (isEmptyFilter(filter) && all !== true)
+      throw new ApiError(400, 'filter_required', 'Give a filter, or all: true to act on every lead of the account', { filter: 'error_filter_required' });
+    const { db } = ctx(req);
+    const selected = applyFilters(scoped(db, leads, accountOf(req)), filter, leads, 'ld_id');
+    let count: number;
+    try {
+      if (action === 'delete') {
+        // As raw SQL: knex-pglite names a delete's result "DEL", so knex would not read its row count.
+        const { sql, bindings } = selected.del().toSQL();
+        count = Number(((await db.raw(sql, bindings as Knex.RawBinding[])) as { rowCount?: number }).rowCount ?? 0);
+      } else count = await selected.update({ ld_is_valid: action === 'valid', ld_updated_at: db.fn.now() });
+    } catch (err) {
+      throw filterValueError(err);
+    }
+    res.json({ count: Number(count) });
+  });
+}

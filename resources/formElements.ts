@@ -1,0 +1,84 @@
+import { defineAccountResource } from './define.js';
+import { ELEMENT_TYPES, LIST_TYPES, type ElementType } from './answers.js';
+
+/** The twelve element types and those that draw from a list live in answers.ts (no zod: the public pages use it). */
+export const FORM_ELEMENT_TYPES = ELEMENT_TYPES;
+export type FormElementType = ElementType;
+export const LIST_ELEMENT_TYPES: readonly FormElementType[] = LIST_TYPES;
+
+/** Data names that fill the lead's own fields. */
+export const LEAD_FIELD_NAMES = ['email', 'first_name', 'last_name'] as const;
+
+const isNum = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+const isDay = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v);
+
+/** fe_options by type (null/absent is fine: the defaults apply); returns a message key when they do not fit. */
+export function optionsError(type: string, options: unknown): string | undefined {
+  if (options === null || options === undefined) return undefined;
+  if (typeof options !== 'object' || Array.isArray(options)) return 'error_options_invalid';
+  const o = options as Record<string, unknown>;
+  const known: Record<string, string[]> = {
+    slider: ['min', 'max', 'step'],
+    date_selector_days: ['days', 'disabled'],
+    text: ['max_length'],
+    textarea: ['max_length'],
+    toggle: ['default'],
+    checkbox: ['default'],
+  };
+  const allowed = known[type] ?? [];
+  if (Object.keys(o).some((k) => !allowed.includes(k))) return 'error_options_invalid';
+  switch (type) {
+    case 'slider': {
+      const min = o.min ?? 0, max = o.max ?? 100, step = o.step ?? 1;
+      if (!isNum(min) || !isNum(max) || !isNum(step) || (step as number) <= 0 || (max as number) <= (min as number)) return 'error_options_invalid';
+      return undefined;
+    }
+    case 'date_selector_days':
+      for (const key of ['days', 'disabled']) {
+        if (o[key] !== undefined && !(Array.isArray(o[key]) && (o[key] as unknown[]).length <= 366 && (o[key] as unknown[]).every(isDay))) return 'error_options_invalid';
+      }
+      return undefined;
+    case 'text':
+    case 'textarea':
+      if (o.max_length !== undefined && !(Number.isInteger(o.max_length) && (o.max_length as number) > 0 && (o.max_length as number) <= 100_000)) return 'error_options_invalid';
+      return undefined;
+    case 'toggle':
+    case 'checkbox':
+      if (o.default !== undefined && typeof o.default !== 'boolean') return 'error_options_invalid';
+      return undefined;
+  }
+  return undefined;
+}
+
+/** An element of a form (account-console.md: form-elements). */
+export const formElements = defineAccountResource({
+  name: 'form-elements',
+  table: 'form_elements',
+  prefix: 'fe',
+  group: 'account_form_elements',
+  fields: {
+    fe_formid: { kind: 'reference', reference: 'forms', parent: true, required: true, createOnly: true },
+    fe_title: { kind: 'text', required: true, list: true, sort: true },
+    fe_name: { kind: 'identifier', required: true, list: true, sort: true },
+    fe_external_name: { kind: 'text', max: 200 },
+    fe_type: { kind: 'enum', options: FORM_ELEMENT_TYPES, required: true, list: true, filter: true, sort: true },
+    fe_listid: { kind: 'reference', reference: 'lists', filter: true, showWhen: { field: 'fe_type', values: LIST_ELEMENT_TYPES } },
+    fe_order: { kind: 'number', integer: true, min: 0, max: 1_000_000, formHidden: true },
+    fe_is_required: { kind: 'boolean', default: false, list: true },
+    fe_options: { kind: 'json' },
+  },
+  search: ['fe_title', 'fe_name'],
+  order: { field: 'fe_order', parent: ['fe_formid'] },
+  unique: [{ field: 'fe_name' }],
+  check(r) {
+    const errors: Record<string, string> = {};
+    const type = String(r.fe_type ?? '');
+    const needsList = (LIST_ELEMENT_TYPES as readonly string[]).includes(type);
+    if (needsList && !r.fe_listid) errors.fe_listid = 'error_list_required';
+    if (!needsList && r.fe_listid) errors.fe_listid = 'error_list_not_allowed';
+    if (r.fe_name === 'email' && type !== 'text') errors.fe_name = 'error_email_element_type';
+    const options = optionsError(type, r.fe_options);
+    if (options) errors.fe_options = options;
+    return errors;
+  },
+});

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { defineAccountResource } from './define.js';
+
+export const TRANSCRIPTION_STATUSES = ['none', 'pending', 'postponed', 'done'] as const;
+export const LEAD_SOURCES = ['registration', 'scan', 'card', 'manual', 'download'] as const;
+
+/**
+ * A lead (account-console.md: leads): one person met at an event, with the answers to the event's forms keyed by
+ * element data name. `ld_client_id` is chosen by the capturing device: a second create with the same one answers the
+ * first lead (200), so an offline queue retries safely. `ld_captured_by` is who captured it; `ld_ownerid` who it
+ * belongs to now (a handoff changes it). The list also filters by `captured_from`/`captured_to` (dates or times).
+ */
+export const leads = defineAccountResource({
+  name: 'leads',
+  table: 'leads',
+  prefix: 'ld',
+  group: 'account_leads',
+  fields: {
+    ld_eventid: { kind: 'reference', reference: 'events', required: true, createOnly: true, list: true, filter: true, sort: true },
+    ld_email: { kind: 'email', list: true, sort: true },
+    ld_first_name: { kind: 'text', max: 100, list: true, sort: true },
+    ld_last_name: { kind: 'text', max: 100, list: true, sort: true },
+    ld_ownerid: { kind: 'reference', reference: 'members', referenceKey: 'au_userid', list: true, filter: true, sort: true },
+    ld_captured_by: { kind: 'reference', reference: 'members', referenceKey: 'au_userid', readOnly: true },
+    ld_answers: { kind: 'json', formHidden: true },
+    ld_front_fileid: { kind: 'reference', reference: 'lead-files', formHidden: true },
+    ld_back_fileid: { kind: 'reference', reference: 'lead-files', formHidden: true },
+    ld_is_valid: { kind: 'boolean', default: true, list: true, filter: true, sort: true },
+    ld_transcription_status: { kind: 'enum', options: TRANSCRIPTION_STATUSES, default: 'none', list: true, filter: true, sort: true },
+    ld_source: { kind: 'enum', options: LEAD_SOURCES, default: 'manual', createOnly: true, list: true, filter: true, sort: true },
+    ld_badge_code: { kind: 'text', max: 500, createOnly: true },
+    ld_consent_news: { kind: 'boolean', default: false },
+    ld_consent_text: { kind: 'longtext', max: 10_000, createOnly: true, formHidden: true },
+    ld_captured_at: { kind: 'datetime', createOnly: true, list: true, sort: true, range: { from: 'captured_from', to: 'captured_to' } },
+    ld_client_id: { kind: 'text', max: 100, createOnly: true, formHidden: true },
+  },
+  search: ['ld_email', 'ld_first_name', 'ld_last_name'],
+  defaultSort: { field: 'ld_captured_at', order: 'DESC' },
+  // A million leads cannot be counted on every page: exact up to 10,000, estimated beyond (X-Total-Estimated).
+  exactTotalUpTo: 10_000,
+  // Ties of any sort by capture time: the (account, column, ld_captured_at) indexes then serve every sort.
+  tieBreak: 'ld_captured_at',
+  codes: ['lead_incomplete'],
+  represent(r) {
+    const name = [r.ld_first_name, r.ld_last_name].filter((v) => typeof v === 'string' && v.trim()).join(' ');
+    const email = typeof r.ld_email === 'string' ? r.ld_email : '';
+    return name && email ? `${name} · ${email}` : name || email;
+  },
+});
+
+/** Bulk actions on every lead a console filter shows (not only the page): POST /leads/bulk. */
+export const LEAD_BULK_ACTIONS = ['valid', 'invalid', 'delete'] as const;
+
+/**
+ * The bulk body: the list's filter object, the action, and `all: true` to act on every lead of the account when the
+ * filter is empty (an empty filter without it is refused, so a missing filter never touches everything).
+ */
+export const leadBulkBody = z.object({
+  filter: z.record(z.string(), z.unknown(), { error: 'error_invalid_value' }).optional(),
+  action: z.enum(LEAD_BULK_ACTIONS, { error: 'error_invalid_value' }),
+  all: z.boolean({ error: 'error_invalid_value' }).optional(),
+});
+
+/** Card photos: the types a device may upload (PUT /lead-files/{id}) and the largest size. */
+export const LEAD_FILE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export const LEAD_FILE_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * A card photo (lead_files), private to its account: not a console resource of its own (no list or form), only
+ * PUT/GET /lead-files/{id}; declared so that reads are scoped like every account table and a lead's
+ * ld_front_fileid/ld_back_fileid are checked like any reference.
+ */
+export const leadFiles = defineAccountResource({
+  name: 'lead-files',
+  table: 'lead_files',
+  prefix: 'lf',
+  group: 'account_leads',
+  fields: {
+    lf_type: { kind: 'enum', options: LEAD_FILE_TYPES, required: true, readOnly: true },
+    lf_size: { kind: 'number', integer: true, min: 1, max: LEAD_FILE_MAX_BYTES, readOnly: true },
+  },
+  operations: { get: 'read', create: 'create' },
+});

@@ -1,0 +1,61 @@
+import { defineAccountResource } from './define.js';
+
+/** Names the product sends mail by; any other identifier is a template of the account's own. */
+export const MAIL_TEMPLATE_NAMES = ['invite', 'handoff', 'registration'] as const;
+
+/** An account's mail template (account-console.md: mail-templates). Variables {{name}}, HTML-escaped. */
+export const mailTemplates = defineAccountResource({
+  name: 'mail-templates',
+  table: 'mail_templates',
+  prefix: 'mt',
+  group: 'account_mail_templates',
+  fields: {
+    mt_name: { kind: 'identifier', required: true, list: true, sort: true },
+    mt_subject: { kind: 'text', required: true, max: 500, list: true, sort: true },
+    mt_from_name: { kind: 'text', max: 200 },
+    mt_from_email: { kind: 'email' },
+    mt_api_url: { kind: 'url' },
+    mt_asset_url: { kind: 'url' },
+    mt_html: { kind: 'longtext', max: 500_000 },
+    mt_text: { kind: 'longtext', max: 200_000 },
+  },
+  search: ['mt_name', 'mt_subject'],
+  title: 'mt_name',
+  unique: [{ field: 'mt_name' }],
+});
+
+/** Variables every account mail gets: the product, the account and the template's own addresses. */
+export const COMMON_MAIL_VARIABLES = ['product', 'account_name', 'support_email', 'privacy_url', 'api_url', 'asset_url'] as const;
+
+/**
+ * The one list of what each mail the product sends fills in (`{{name}}` in subject, HTML and text). The editor lists
+ * them; a variable a mail does not know renders empty. Labels: ls.mail_templates.variables.<name>.
+ */
+export const MAIL_TEMPLATE_VARIABLES = {
+  invite: [...COMMON_MAIL_VARIABLES, 'first_name', 'last_name', 'email', 'role', 'inviter_name', 'link', 'expires_at'],
+  handoff: [...COMMON_MAIL_VARIABLES, 'first_name', 'last_name', 'lead_first_name', 'lead_last_name', 'lead_email', 'event_title', 'message', 'sender_name', 'link'],
+  registration: [...COMMON_MAIL_VARIABLES, 'first_name', 'last_name', 'email', 'event_title', 'event_start_date', 'event_end_date'],
+} as const satisfies Record<(typeof MAIL_TEMPLATE_NAMES)[number], readonly string[]>;
+
+export type MailTemplateName = (typeof MAIL_TEMPLATE_NAMES)[number];
+
+export function isMailTemplateName(name: unknown): name is MailTemplateName {
+  return typeof name === 'string' && (MAIL_TEMPLATE_NAMES as readonly string[]).includes(name);
+}
+
+/** The variables a template of this name gets (a template of the account's own naming: the common ones). */
+export function mailTemplateVariables(name: string): readonly string[] {
+  return isMailTemplateName(name) ? MAIL_TEMPLATE_VARIABLES[name] : COMMON_MAIL_VARIABLES;
+}
+
+/** What an account's mail template holds (the mail_templates columns a mail is made of). */
+export interface MailTemplateSource {
+  mt_name?: string | null;
+  mt_subject: string;
+  mt_html?: string | null;
+  mt_text?: string | null;
+  mt_from_name?: string | null;
+  mt_from_email?: string | null;
+  mt_api_url?: string | null;
+  mt_asset_url?: string | null;
+}

@@ -1,0 +1,192 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { HttpError, type I18nProvider } from 'react-admin';
+import { addConsoleTexts, addReactAdminTexts, i18nReady } from '../../admin/src/i18n';
+import { setSession } from '../../admin/src/providers/session';
+import { queueKey } from '../../admin/src/leads/TranscriptionQueue';
+import { ACCOUNT, mountConsole, sessionAs, type Row } from '../helpers/consoleScreens';
+
+/**
+ * The console's lead screens in jsdom over an in-memory data provider and a stubbed fetch for the calls outside
+ * react-admin's data provider (the event's forms, the bulk action): the list's actions on everything the filter
+ * matches, the lead page (answers read-only by the shared renderer, photos, consent text) and the transcription
+ * queue (done with complete answers, lead_incomplete under the field, postpone, next, the keys).
+ */
+let i18nProvider: I18nProvider;
+beforeAll(async () => {
+  localStorage.setItem('RaStore.locale', JSON.stringify('en'));
+  i18nProvider = await i18nReady();
+  await addReactAdminTexts();
+  await addConsoleTexts();
+});
+afterEach(() => {
+  cleanup();
+  setSession(null);
+  vi.unstubAllGlobals();
+});
+
+const EVENT = 'ev-1';
+const GRAPH = {
+  event: { ev_id: EVENT, ev_title: 'Expo 2026' },
+  forms: [
+    {
+      form: { f_id: 'f-1', f_title: 'Booth' },
+      elements: [
+        { fe_id: 'e1', fe_formid: 'f-1', fe_name: 'email', fe_title: 'E-mail', fe_type: 'text', fe_is_required: false, fe_options: null },
+        { fe_id: 'e2', fe_formid: 'f-1', fe_name: 'company', fe_title: 'Company', fe_type: 'text', fe_is_required: true, fe_options: null },
+        { fe_id: 'e3', fe_formid: 'f-1', fe_name: 'hot', fe_title: 'Hot lead', fe_type: 'toggle', fe_is_required: false, fe_options: null },
+      ],
+    },
+  ],
+};
+
+type Call = { method: string; path: string; body?: unknown };
+let calls: Call[] = [];
+function serveFetch() {
+  calls = [];
+  document.cookie = 'ls.csrf-token=tok';
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const call = { method: init.method ?? 'GET', path: String(url).replace(/^\/api\/1/, ''), body: init.body ? JSON.parse(String(init.body)) : undefined };
+      calls.push(call);
+      if (call.path.endsWith(`/events/${EVENT}/graph`)) return Response.json(GRAPH);
+      if (call.path.endsWith('/leads/bulk')) return Response.json({ count: 2 });
+      if (call.path.includes('/handoffs')) return Response.json([], { headers: { 'Content-Range': 'handoffs 0-0/0' } });
+      return Response.json({ code: 'not_found', message: 'Not found' }, { status: 404 });
+    }),
+  );
+}
+
+const nina: Row = { id: 'm-nina', au_userid: 'u-nina', au_role: 'member', u_email: 'nina@example.com', u_first_name: 'Nina', u_last_name: 'Visser' };
+const lead = (id: string, extra: Record<string, unknown> = {}): Row => ({
+  id,
+  ld_id: id,
+  ld_eventid: EVENT,
+  ld_email: null,
+  ld_first_name: null,
+  ld_last_name: null,
+  ld_ownerid: 'u-nina',
+  ld_captured_by: 'u-nina',
+  ld_answers: {},
+  ld_is_valid: true,
+  ld_transcription_status: 'none',
+  ld_source: 'manual',
+  ld_consent_news: false,
+  ld_consent_text: null,
+  ld_captured_at: '2026-11-20T10:00:00.000Z',
+  ...extra,
+});
+const tables = (leads: Row[]) => ({ leads, members: [nina], events: [{ id: EVENT, ev_title: 'Expo 2026' }] });
+
+describe('leads list', () => {
+  it('acts on every lead the filter matches after a confirmation that says how many, and downloads them as CSV', async () => {
+    serveFetch();
+    const rows = [lead('l1', { ld_source: 'card', ld_email: 'a@example.com' }), lead('l2', { ld_source: 'card', ld_email: 'b@example.com' }), lead('l3', { ld_email: 'c@example.com' })];
+    const filter = { ld_source: 'card' };
+    mountConsole(sessionAs('member', 'admin'), `/leads?filter=${encodeURIComponent(JSON.stringify(filter))}`, tables(rows), i18nProvider);
+    // the first list of the file loads its chunks: give it time
+    const bulk = await screen.findByRole('button', { name: 'All 2 matching' }, { timeout: 15_000 });
+    const csv = screen.getByTestId('leads-export');
+    expect(decodeURIComponent(csv.getAttribute('href')!)).toBe(`/api/1/accounts/${ACCOUNT}/leads/export.csv?filter=${JSON.stringify(filter)}`);
+    fireEvent.click(bulk);
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Delete all 2' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Delete 2 leads?')).toBeTruthy();
+    expect(calls.some((c) => c.path.endsWith('/leads/bulk'))).toBe(false); // nothing before the confirmation
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(calls.find((c) => c.path.endsWith('/leads/bulk'))).toEqual({ method: 'POST', path: `/accounts/${ACCOUNT}/leads/bulk`, body: { filter, action: 'delete' } }));
+    expect(await screen.findByText('2 leads deleted.')).toBeTruthy();
+  });
+
+  it('without a filter the bulk call says it means all leads', async () => {
+    serveFetch();
+    mountConsole(sessionAs('member', 'admin'), '/leads', tables([lead('l1'), lead('l2'), lead('l3')]), i18nProvider);
+    fireEvent.click(await screen.findByRole('button', { name: 'All 3 matching' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Mark all 3 as invalid' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Mark as invalid' }));
+    await waitFor(() => expect(calls.find((c) => c.path.endsWith('/leads/bulk'))?.body).toEqual({ filter: {}, action: 'invalid', all: true }));
+  });
+});
+
+describe('lead page', () => {
+  it('shows the answers read-only through the shared renderer, the card photos and the consent text as seen', async () => {
+    serveFetch();
+    const l = lead('l1', { ld_source: 'card', ld_answers: { company: 'Acme', hot: true }, ld_front_fileid: 'file-front', ld_consent_news: true, ld_consent_text: 'Yes, send me news about Expo.' });
+    mountConsole(sessionAs('member', 'admin'), '/leads/l1', tables([l]), i18nProvider);
+    const answers = await screen.findByTestId('lead-answers');
+    await waitFor(() => expect(answers.querySelector('[data-name="company"]')?.textContent).toContain('Acme'));
+    expect(answers.querySelector('input')).toBeNull(); // read-only: no inputs
+    const photo = within(screen.getByTestId('lead-photos')).getByRole('img', { name: 'Card front' }) as HTMLImageElement;
+    expect(photo.getAttribute('src')).toBe(`/api/1/accounts/${ACCOUNT}/lead-files/file-front`);
+    expect(screen.getByTestId('lead-consent').textContent).toContain('Yes, send me news about Expo.');
+    // the fields the person gave are shown, validity and owner can change
+    expect(screen.getByTestId('readonly-ld_email')).toBeTruthy();
+    expect(document.querySelector('[name="ld_is_valid"]')).not.toBeNull();
+    // handing off: the button, and the lead's history asked for by its id
+    expect(screen.getByTestId('handoff-open')).toBeTruthy();
+    expect(await screen.findByTestId('handoff-history')).toBeTruthy();
+    await waitFor(() => expect(calls.some((c) => c.path.startsWith(`/accounts/${ACCOUNT}/handoffs`) && decodeURIComponent(c.path).includes('"ho_leadid":"l1"'))).toBe(true));
+  });
+});
+
+describe('transcription queue', () => {
+  it('keys: Ctrl+Enter done, Alt+P postpone, Alt+N next', () => {
+    expect(queueKey({ key: 'Enter', ctrlKey: true, metaKey: false, altKey: false })).toBe('done');
+    expect(queueKey({ key: 'p', ctrlKey: false, metaKey: false, altKey: true })).toBe('postpone');
+    expect(queueKey({ key: 'N', ctrlKey: false, metaKey: false, altKey: true })).toBe('next');
+    expect(queueKey({ key: 'Enter', ctrlKey: false, metaKey: false, altKey: false })).toBeNull();
+  });
+
+  it('goes through pending then postponed cards: names who captured it, refuses incomplete answers under the field, saves done, postpones and skips', async () => {
+    serveFetch();
+    const rows = [
+      lead('l1', { ld_source: 'card', ld_transcription_status: 'pending', ld_front_fileid: 'f1' }),
+      lead('l2', { ld_source: 'card', ld_transcription_status: 'pending', ld_front_fileid: 'f2' }),
+      lead('l3', { ld_source: 'card', ld_transcription_status: 'postponed', ld_front_fileid: 'f3' }),
+    ];
+    const { data } = mountConsole(sessionAs('member', 'admin'), '/transcription', tables(rows), i18nProvider);
+    const update = data.provider.update;
+    data.provider.update = async (resource, params) => {
+      const d = params.data as Record<string, unknown>;
+      if (d.ld_transcription_status === 'done' && !(d.ld_answers as Record<string, unknown>).company)
+        throw new HttpError('Please complete all mandatory fields', 400, { code: 'lead_incomplete', fields: { company: 'error_required' } });
+      return update(resource, params);
+    };
+    const item = await screen.findByTestId('queue-item');
+    expect(item.getAttribute('data-lead')).toBe('l1');
+    expect(screen.getByText('Card 1 of 3')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('queue-captured').textContent).toContain('Nina Visser'));
+    expect(screen.getByTestId('queue-captured').textContent).toContain('Expo 2026');
+    const company = (await screen.findByRole('textbox', { name: /Company/ })) as HTMLInputElement;
+
+    // done without the required answer: the field says so, the lead stays
+    fireEvent.keyDown(window, { key: 'Enter', ctrlKey: true });
+    await waitFor(() => expect(company.getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.getByTestId('queue-item').getAttribute('data-lead')).toBe('l1');
+
+    fireEvent.change(company, { target: { value: 'Acme' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.getByTestId('queue-item').getAttribute('data-lead')).toBe('l2'));
+    const saved = data.calls.filter((c) => c.method === 'update').at(-1)!.params as { id: string; data: Record<string, unknown> };
+    expect(saved).toMatchObject({ id: 'l1', data: { ld_transcription_status: 'done', ld_answers: { company: 'Acme' } } });
+    expect(screen.getByText('Card 1 of 2')).toBeTruthy();
+
+    // Alt+N: the next card, nothing stored
+    const before = data.calls.length;
+    fireEvent.keyDown(window, { key: 'n', altKey: true });
+    await waitFor(() => expect(screen.getByTestId('queue-item').getAttribute('data-lead')).toBe('l3'));
+    expect(data.calls.length).toBe(before);
+
+    // Alt+P: postponed, kept at the end of the queue
+    fireEvent.keyDown(window, { key: 'p', altKey: true });
+    await waitFor(() => expect(data.calls.filter((c) => c.method === 'update').at(-1)!.params).toMatchObject({ id: 'l3', data: { ld_transcription_status: 'postponed' } }));
+    await waitFor(() => expect(screen.getByTestId('queue-item').getAttribute('data-lead')).toBe('l2'));
+  });
+
+  it('says when there is nothing to transcribe', async () => {
+    serveFetch();
+    mountConsole(sessionAs('member', 'admin'), '/transcription', tables([lead('l1')]), i18nProvider);
+    expect((await screen.findByTestId('queue-empty')).textContent).toContain('Nothing to transcribe');
+  });
+});

@@ -1,0 +1,114 @@
+import type { Mailer } from '../../api/mail/mailer.js';
+import type { TestApp } from './app.js';
+
+/** A mail of the outbox as a reader sees it: decoded headers, HTML and text parts. */
+export interface ParsedMail {
+  file: string;
+  headers: Record<string, string>;
+  subject: string;
+  from: string;
+  to: string;
+  replyTo?: string;
+  html: string;
+  text: string;
+}
+
+function decodeBytes(s: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(s.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(s[i], 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+const decodeQuotedPrintable = (s: string) => decodeBytes(s.replace(/=\r?\n/g, ''));
+
+/** RFC 2047 encoded words (=?UTF-8?Q?…?= and =?UTF-8?B?…?=) in a header. */
+function decodeWords(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, _charset: string, enc: string, text: string) =>
+      enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeBytes(text.replace(/_/g, ' ')),
+    );
+}
+
+function splitHeaders(raw: string): { headers: Record<string, string>; body: string } {
+  const at = raw.search(/\r?\n\r?\n/);
+  const head = at < 0 ? raw : raw.slice(0, at);
+  const body = at < 0 ? '' : raw.slice(at).replace(/^\r?\n\r?\n/, '');
+  const headers: Record<string, string> = {};
+  for (const line of head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+    const i = line.indexOf(':');
+    if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+  }
+  return { headers, body };
+}
+
+function decodePart(headers: Record<string, string>, body: string): string {
+  const encoding = (headers['content-transfer-encoding'] ?? '').toLowerCase();
+  if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  return body;
+}
+
+/** Parses a nodemailer .eml (single part or multipart/alternative). */
+export function parseEml(file: string, raw: string): ParsedMail {
+  const { headers, body } = splitHeaders(raw);
+  let html = '';
+  let text = '';
+  const type = headers['content-type'] ?? 'text/plain';
+  const boundary = type.match(/boundary="?([^";]+)"?/)?.[1];
+  const parts = boundary
+    ? body
+        .split(`--${boundary}`)
+        .slice(1)
+        .filter((p) => !p.startsWith('--'))
+        .map((p) => splitHeaders(p.replace(/^\r?\n/, '')))
+    : [{ headers, body }];
+  for (const part of parts) {
+    const content = decodePart(part.headers, part.body).replace(/\r?\n$/, '');
+    if ((part.headers['content-type'] ?? '').startsWith('text/html')) html = content;
+    else if ((part.headers['content-type'] ?? 'text/plain').startsWith('text/plain')) text = content;
+  }
+  return {
+    file,
+    headers,
+    subject: decodeWords(headers.subject ?? ''),
+    from: decodeWords(headers.from ?? ''),
+    to: headers.to ?? '',
+    replyTo: headers['reply-to'],
+    html,
+    text,
+  };
+}
+
+/** The outbox's mails to `to` (oldest first), parsed. */
+export function mailsTo(t: TestApp, to: string): ParsedMail[] {
+  return t
+    .outbox()
+    .filter((m) => m.file.toLowerCase().endsWith(`-${to.toLowerCase()}.eml`))
+    .map((m) => parseEml(m.file, m.text));
+}
+
+/** The link to `/invite/…` (or another path) in a parsed mail's text part. */
+export function linkIn(mail: ParsedMail, path = '/invite/'): string {
+  const m = mail.text.match(new RegExp(`https?://\\S*${path.replace(/\//g, '\\/')}\\S+`));
+  if (!m) throw new Error(`no ${path} link in ${mail.file}:\n${mail.text}`);
+  return m[0];
+}
+
+/** Runs `fn` with a mailer that fails every send (a relay that is down), then puts the real one back. */
+export async function withFailingMailer(t: TestApp, fn: () => Promise<void>): Promise<void> {
+  const real = t.context.mailer;
+  const down = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:25'));
+  const failing: Mailer = { send: down, sendMail: down };
+  t.context.mailer = failing;
+  try {
+    await fn();
+  } finally {
+    t.context.mailer = real;
+  }
+}

@@ -38,6 +38,7 @@ import { appRouter } from './routes/app.js';
 import { profileRouter } from './routes/profile.js';
 import { captureAppPages } from './routes/appPages.js';
 import { registerRouter } from './routes/register.js';
+import { playRouter } from './routes/play.js';
 
 export const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
 
@@ -110,6 +111,8 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   app.use('/assets', express.static(path.join(ADMIN_DIST, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }));
   // Stored media (GET/HEAD) and the local driver's signed uploads (PUT): no session, no CSRF (see the router).
   app.use('/storage', storagePublic());
+  // The player's manifest and events: the code is the credential; no session, no CSRF (see the router).
+  app.use('/api/1/play', playRouter());
 
   app.use(cookieParser());
   app.use(sessionMiddleware());

@@ -16,6 +16,8 @@ export const CONSOLE_MESSAGES = {
   error_json_invalid: 'Please enter a valid JSON object',
   error_name_taken: 'This name is already in use',
   error_reference_invalid: 'Please choose an existing record of this account',
+  error_asset_type_not_allowed: 'This type of file cannot be an asset (images, MP4/WebM video, PDF, MP3, WOFF fonts)',
+  error_layer_variant_invalid: 'The variant must belong to the carousel of the slide',
   error_list_required: 'This element type needs a list',
   error_list_not_allowed: 'This element type does not use a list',
   error_email_element_type: 'The data name email is only allowed on a text element',

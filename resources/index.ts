@@ -18,6 +18,9 @@ import { mailTemplates } from './mailTemplates.js';
 import { settings } from './settings.js';
 import { leads } from './leads.js';
 import { handoffs } from './handoffs.js';
+import { assets } from './assets.js';
+import { collections } from './collections.js';
+import { carousels, variants, slides, layers, carouselGroups, codes } from './carousels.js';
 import type { ResourceDeclaration } from './types.js';
 
 /** The account console's resources (account-console.md section 3), mounted under /accounts/{accountId}/<name>. */
@@ -37,11 +40,19 @@ export const ACCOUNT_RESOURCES: ResourceDeclaration[] = [
   settings,
   leads,
   handoffs,
+  assets,
+  collections,
+  carousels,
+  variants,
+  slides,
+  layers,
+  carouselGroups,
+  codes,
 ];
 
 export const RESOURCES: ResourceDeclaration[] = [accounts, accountUsers, users, folders, files, ...ACCOUNT_RESOURCES];
 export { accounts, accountUsers, users, folders, files };
-export { members, invites, events, eventForms, forms, formElements, lists, listItems, formStyles, integrations, eventIntegrations, mailTemplates, settings, leads };
+export { members, invites, events, eventForms, forms, formElements, lists, listItems, formStyles, integrations, eventIntegrations, mailTemplates, settings, leads, assets, collections, carousels, variants, slides, layers, carouselGroups, codes };
 
 /** A registered declaration by its name (the REST path segment). */
 export function resourceNamed(name: string): ResourceDeclaration | undefined {

@@ -15,6 +15,9 @@ import { leadsHooks, leadsRoutes } from './leads.js';
 import { leadFilesRouter } from './leadFiles.js';
 import { eventExportRoute } from './leadExport.js';
 import { eventScanRoute } from './scan.js';
+import { assetsHooks, assetsRoutes } from './assets.js';
+import { carouselGraphRoute, carouselGroupsRoutes, codesHooks, collectionsHooks, collectionsRoutes, layersHooks } from './carousels.js';
+import { syncRouter } from './sync.js';
 import { ACCOUNT_RESOURCES } from '../../resources/index.js';
 
 /** What each account resource adds to the generic behaviour: its hooks and its own routes (api/console/<name>.ts). */
@@ -36,6 +39,12 @@ const RESOURCE_HOOKS: Record<string, { hooks?: ConsoleHooks; extra?: (router: Ro
   'form-styles': { extra: formStylesRoutes },
   handoffs: { hooks: handoffsHooks },
   leads: { hooks: leadsHooks, extra: leadsRoutes },
+  assets: { hooks: assetsHooks, extra: assetsRoutes },
+  collections: { hooks: collectionsHooks, extra: collectionsRoutes },
+  carousels: { extra: carouselGraphRoute },
+  layers: { hooks: layersHooks },
+  'carousel-groups': { extra: carouselGroupsRoutes },
+  codes: { hooks: codesHooks },
 };
 
 /** Mounts every account resource of the registry at /accounts/:accountId/<name> on the API router. */
@@ -47,4 +56,5 @@ export function mountAccountResources(api: Router): void {
     api.use(`/accounts/:accountId/${decl.name}`, accountResourceRouter(decl, own.hooks, own.extra));
   }
   api.use('/accounts/:accountId/stats', statsRouter());
+  api.use('/accounts/:accountId/sync', syncRouter());
 }

@@ -121,14 +121,48 @@ export async function leadStats(db: Db, r: Range, group: LeadStatGroup): Promise
   }
 }
 
+/** The account's player events in a range of UTC days (index play_events_account_at). */
+function playedIn(db: Db, r: Range): Knex.QueryBuilder {
+  return db('play_events')
+    .where('play_events.pe_accountid', r.accountId)
+    .where('play_events.pe_at', '>=', db.raw(`(?::date)::timestamp at time zone 'UTC'`, [r.from]))
+    .where('play_events.pe_at', '<', db.raw(`(?::date + 1)::timestamp at time zone 'UTC'`, [r.to]));
+}
+
+const PLAY_MEASURES = [
+  `count(*) filter (where pe_kind = 'play')::integer as plays`,
+  `count(*) filter (where pe_kind = 'hotspot')::integer as hotspot_taps`,
+  `count(*) filter (where pe_kind = 'qr')::integer as qr_shows`,
+].join(', ');
+
+type PlayRow = { key: string | null; label: string | null; plays: number; hotspot_taps: number; qr_shows: number };
+const playRow = (row: PlayRow): StatRow => ({ key: row.key, label: row.label, plays: Number(row.plays), hotspot_taps: Number(row.hotspot_taps), qr_shows: Number(row.qr_shows) });
+
 /**
- * The rows of the plays statistics (plays, hotspot taps and QR shows the player reports) for one grouping. The
- * player's events are not stored yet (issue 10): until they are, there is nothing to count. Fill in this function
- * when the table exists; the route, the CSV and the console page already take its rows ({key, label, plays,
- * hotspot_taps, qr_shows}; day and week zero-filled like the leads' dates).
+ * The rows of the plays statistics (plays, hotspot taps and QR shows the players report through POST
+ * /play/{code}/events) for one grouping: by day or week (every bucket of the range, zeros included), or by carousel,
+ * slide or code (those with events in the range, the most plays first; label = the title, or null once it is deleted).
  */
-export async function playStats(_db: Db, _r: Range, _group: PlayStatGroup): Promise<StatRow[]> {
-  return [];
+export async function playStats(db: Db, r: Range, group: PlayStatGroup): Promise<StatRow[]> {
+  if (group === 'day' || group === 'week') {
+    const counts = playedIn(db, r).select(db.raw(`date_trunc('${group}', pe_at at time zone 'UTC') as bucket`), db.raw(PLAY_MEASURES)).groupBy('bucket');
+    const rows: PlayRow[] = await db
+      .select(db.raw(`to_char(series.bucket, 'YYYY-MM-DD') as key`), db.raw(`to_char(series.bucket, 'YYYY-MM-DD') as label`))
+      .select(db.raw('coalesce(counts.plays, 0) as plays, coalesce(counts.hotspot_taps, 0) as hotspot_taps, coalesce(counts.qr_shows, 0) as qr_shows'))
+      .from(db.raw(`generate_series(date_trunc('${group}', ?::timestamp), ?::timestamp, interval '1 ${group}') as series(bucket)`, [r.from, r.to]))
+      .leftJoin(counts.as('counts'), 'counts.bucket', 'series.bucket')
+      .orderBy('series.bucket');
+    return rows.map(playRow);
+  }
+  const by = { carousel: ['pe_carouselid', 'carousels', 'c_id', 'c_title'], slide: ['pe_slideid', 'slides', 'sl_id', 'sl_title'], code: ['pe_codeid', 'carousel_codes', 'cc_id', "coalesce(nullif(cc_title, ''), cc_code)"] }[group];
+  const [column, table, key, label] = by;
+  const counts = playedIn(db, r).select(`${column} as key`, db.raw(PLAY_MEASURES)).groupBy(column);
+  const rows: PlayRow[] = await db
+    .from(counts.as('counts'))
+    .leftJoin(table, `${table}.${key}`, 'counts.key')
+    .select('counts.*', db.raw(`${label} as label`))
+    .orderBy([{ column: 'counts.plays', order: 'desc' }, { column: 'label' }, { column: 'counts.key' }]);
+  return rows.map(playRow);
 }
 
 const totalsOf = (kind: StatKind, rows: StatRow[]) =>

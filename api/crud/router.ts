@@ -25,7 +25,8 @@ export interface CrudAdapter {
    */
   create(trx: Knex.Transaction, data: Row, req: Request): Promise<string | { id: string; afterCommit?: () => Promise<void>; existing?: boolean }>;
   update(trx: Knex.Transaction, id: string, data: Row, req: Request, existing: Row): Promise<void>;
-  remove(trx: Knex.Transaction, id: string, req: Request, existing: Row): Promise<void>;
+  /** Optionally returns work to do once the transaction has committed (e.g. removing stored bytes). */
+  remove(trx: Knex.Transaction, id: string, req: Request, existing: Row): Promise<void | { afterCommit?: () => Promise<void> }>;
   serialize?(row: Row): Row;
 }
 
@@ -93,7 +94,8 @@ export function crudRouter(decl: ResourceDeclaration, adapter: CrudAdapter, befo
   router.delete('/:id', perm('delete'), async (req, res) => {
     const id = String(req.params.id);
     const existing = await findOne(req, id);
-    await ctx(req).db.transaction((trx) => adapter.remove(trx, id, req, existing));
+    const removed = await ctx(req).db.transaction((trx) => adapter.remove(trx, id, req, existing));
+    if (removed?.afterCommit) await removed.afterCommit();
     res.json(serialize(existing));
   });
 

@@ -16,6 +16,7 @@ import { contentDisposition, notModified, parseRange, rangeStillValid } from '..
  *
  *   GET|HEAD /storage/files/<yyyy>/<mm>/<fs_id>   a registered file (= /storage{fs_path}/{fs_id})
  *   GET|HEAD /storage/logos/<accountId>           an account's logo, while a_has_logo is set
+ *   GET|HEAD /storage/assets/<accountId>/<yyyy>/<mm>/<fileId>   an account asset's current file or its thumbnail
  *   PUT      /storage/<key>?expires=&max=&signature=   local driver only: the signed upload (the signature is the
  *            authorisation, like a presigned S3 URL, which cannot carry a CSRF header either)
  *
@@ -59,6 +60,22 @@ async function describe(req: Request, ref: ObjectRef): Promise<Served> {
     // A file's bytes never change once registered, so its id is its validator.
     return { size: Number(row.fs_size), modified: new Date(row.fs_created_at), etag: `"${ref.id}"`, type: row.fs_type, filename: row.fs_filename, cacheControl: FILE_CACHE };
   }
+  if (ref.kind === 'asset') {
+    // An asset's current file or its thumbnail; a replaced file is gone with its old version.
+    const row = await context
+      .db('assets')
+      .where('as_path', ref.path)
+      .andWhere((q) => q.where('as_fileid', ref.id).orWhere('as_thumb_fileid', ref.id))
+      .first('as_fileid', 'as_filename', 'as_type', 'as_size', 'as_thumb_type', 'as_updated_at');
+    if (!row) throw notFound('File not found');
+    const thumb = row.as_fileid !== ref.id;
+    if (thumb) {
+      const info = await storageOf(context).stat(objectKey(ref.path, ref.id));
+      if (!info) throw notFound('File not found');
+      return { size: info.size, modified: info.modified, etag: `"${ref.id}"`, type: row.as_thumb_type, filename: 'thumbnail', cacheControl: FILE_CACHE };
+    }
+    return { size: Number(row.as_size), modified: new Date(row.as_updated_at), etag: `"${ref.id}"`, type: row.as_type, filename: row.as_filename, cacheControl: FILE_CACHE };
+  }
   const account = await context.db('accounts').where('a_id', ref.id).first('a_has_logo');
   if (!account?.a_has_logo) throw notFound('No logo');
   const storage = storageOf(context);
@@ -96,7 +113,7 @@ async function serve(req: Request, res: Response): Promise<void> {
   let body: Readable | undefined;
   if (req.method !== 'HEAD') {
     try {
-      body = await storageOf(ctx(req)).read(ref.kind === 'file' ? objectKey(ref.path, ref.id) : logoKey(ref.id), range ?? undefined);
+      body = await storageOf(ctx(req)).read(ref.kind === 'logo' ? logoKey(ref.id) : objectKey(ref.path, ref.id), range ?? undefined);
     } catch (e) {
       // Registered but the bytes are gone (removed by hand): an honest 404, not a 500.
       if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as { name?: string }).name === 'NoSuchKey') throw notFound('File not found');
@@ -155,6 +172,9 @@ async function receive(req: Request, res: Response): Promise<void> {
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > maxBytes) throw new ApiError(413, 'file_too_large', 'The file is too large');
     if (ref.kind === 'file' && (await context.db('files').where('fs_id', ref.id).first('fs_id'))) {
+      throw new ApiError(409, 'file_already_exists', 'This file is already registered; its bytes cannot be replaced');
+    }
+    if (ref.kind === 'asset' && (await context.db('assets').where('as_fileid', ref.id).orWhere('as_thumb_fileid', ref.id).first('as_id'))) {
       throw new ApiError(409, 'file_already_exists', 'This file is already registered; its bytes cannot be replaced');
     }
     req.on('data', (chunk: Buffer) => (consumed += chunk.length));

@@ -1,5 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { FILE_TYPES, LOGO_TYPES, type FileType } from '../../resources/files.js';
+import { ASSET_TYPES } from '../../resources/assets.js';
 
 /** How many leading bytes the type check reads (file-type's own recommendation). */
 export const SNIFF_BYTES = 4100;
@@ -48,8 +49,10 @@ export function contentMatches(detected: string | undefined, type: FileType): bo
 }
 
 /** Whether bytes of the detected kind may be stored at all under a key of this kind (checked while uploading). */
-export function allowedFor(kind: 'file' | 'logo', detected: string | undefined): boolean {
+export function allowedFor(kind: 'file' | 'logo' | 'asset', detected: string | undefined): boolean {
   if (!detected) return false;
   if (kind === 'logo') return LOGO_TYPES.includes(detected);
+  // An asset's file or thumbnail (thumbnails are images, which assets allow anyway).
+  if (kind === 'asset') return ASSET_TYPES.includes(detected);
   return FILE_TYPES.some((t) => contentMatches(detected, t));
 }

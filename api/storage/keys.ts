@@ -9,10 +9,15 @@ import { isUuid } from '../../resources/fields.js';
  *   profiles/<userId>           a user's profile picture
  *   lead-files/<accountId>/<yyyy>/<mm>/<lf_id>   a lead's card photo (lf_path = /lead-files/<accountId>/<yyyy>/<mm>);
  *                               private: never served under /storage, only by the account's lead-files route
+ *   assets/<accountId>/<yyyy>/<mm>/<fileId>   an account asset's file or thumbnail (as_path = /assets/<accountId>/<yyyy>/<mm>);
+ *                               public like the media library (the player and collection pages are public)
  */
 export const LOGOS_PATH = '/logos';
 
-export type ObjectRef = { kind: 'file'; path: string; id: string } | { kind: 'logo'; path: typeof LOGOS_PATH; id: string };
+export type ObjectRef =
+  | { kind: 'file'; path: string; id: string }
+  | { kind: 'asset'; path: string; id: string }
+  | { kind: 'logo'; path: typeof LOGOS_PATH; id: string };
 
 /** The fs_path for an upload signed now: /files/<yyyy>/<mm> (UTC). */
 export function newFilesPath(now = new Date()): string {
@@ -28,9 +33,19 @@ export function newLeadFilesPath(accountId: string, now = new Date()): string {
   return `/lead-files/${accountId.toLowerCase()}/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
 }
 
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** Where an asset's bytes live: /assets/<accountId>/<yyyy>/<mm> (server-generated). */
+export const ASSETS_PATH_RE = new RegExp(`^/assets/${UUID}/\\d{4}/(0[1-9]|1[0-2])$`);
+
+/** The as_path for an asset upload signed now (UTC month). */
+export function newAssetsPath(accountId: string, now = new Date()): string {
+  if (!isUuid(accountId)) throw new Error('newAssetsPath: not a uuid');
+  return `/assets/${accountId.toLowerCase()}/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
 export function objectKey(path: string, id: string): string {
   if (!isUuid(id)) throw new Error('objectKey: not a uuid');
-  if (path !== LOGOS_PATH && !FILES_PATH_RE.test(path) && !LEAD_FILES_PATH_RE.test(path)) throw new Error('objectKey: not a storage path');
+  if (path !== LOGOS_PATH && !FILES_PATH_RE.test(path) && !LEAD_FILES_PATH_RE.test(path) && !ASSETS_PATH_RE.test(path)) throw new Error('objectKey: not a storage path');
   return `${path.slice(1)}/${id.toLowerCase()}`;
 }
 
@@ -49,9 +64,10 @@ export function profilePictureKey(userId: string): string {
  * simply fail the pattern). Anything that is not exactly a key we generate answers null.
  */
 export function parseObjectPath(urlPath: string): ObjectRef | null {
-  const m = /^\/(files\/\d{4}\/(?:0[1-9]|1[0-2])|logos)\/([0-9a-fA-F-]{36})$/.exec(urlPath);
+  const m = new RegExp(`^/(files/\\d{4}/(?:0[1-9]|1[0-2])|logos|assets/${UUID}/\\d{4}/(?:0[1-9]|1[0-2]))/([0-9a-fA-F-]{36})$`).exec(urlPath);
   if (!m || !isUuid(m[2])) return null;
   const id = m[2].toLowerCase();
   if (m[1] === 'logos') return { kind: 'logo', path: LOGOS_PATH, id };
+  if (m[1].startsWith('assets/')) return { kind: 'asset', path: `/${m[1]}`, id };
   return { kind: 'file', path: `/${m[1]}`, id };
 }

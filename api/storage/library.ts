@@ -217,8 +217,9 @@ export async function registerFile(context: AppContext, input: RegisterInput, us
   }
 
   return db.transaction(async (trx) => {
-    const claimed = await trx('storage_uploads').where('su_id', input.fs_id).del();
-    if (!claimed) throw new ApiError(409, 'file_already_exists', 'A file with this id already exists');
+    // returning(): knex-pglite answers a bare del() inside a transaction with a result object (always truthy).
+    const claimed = await trx('storage_uploads').where('su_id', input.fs_id).del().returning('su_id');
+    if (!claimed.length) throw new ApiError(409, 'file_already_exists', 'A file with this id already exists');
     const [row] = await trx('files')
       .insert({
         fs_id: input.fs_id,
@@ -258,8 +259,8 @@ export async function sweepUploads(context: AppContext): Promise<number> {
   let swept = 0;
   for (const s of stale) {
     // Claim the row first: a registration racing with the sweep either wins (and keeps its bytes) or finds no row.
-    const claimed = await db('storage_uploads').where('su_id', s.su_id).del();
-    if (!claimed) continue;
+    const claimed = await db('storage_uploads').where('su_id', s.su_id).del().returning('su_id');
+    if (!claimed.length) continue;
     await storage.remove(objectKey(s.su_path, s.su_id)).catch((e) => context.log(`storage sweep: ${s.su_id}: ${e}`));
     swept++;
   }

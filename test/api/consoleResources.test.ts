@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import { MISSING, withGrant, type Signed, type TestApp } from '../helpers/app.js';
+import { uploadAssetFile } from '../helpers/assets.js';
 import { accountPath, countIn, createRecord, parentField, sampleBody, startConsoleApp } from '../helpers/console.js';
 import { insertEvent, insertLead } from '../helpers/leadRows.js';
-import { ACCOUNT_RESOURCES } from '../../resources/index.js';
+import { ACCOUNT_RESOURCES, carousels, slides, variants } from '../../resources/index.js';
 import { can, PERMISSIONS, ROLES } from '../../resources/permissions.js';
 import { fieldsOf } from '../../resources/define.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
@@ -39,6 +40,14 @@ describeEachDb('account resources from the registry', (kind) => {
       await t.member(account, rep.u_id);
       const lead = await insertLead(t.db, account, (await insertEvent(t.db, account)).ev_id);
       return { ho_leadid: lead.ld_id, ho_to_userid: rep.u_id };
+    }
+    if (decl.name === 'assets') return uploadAssetFile(t, root, account);
+    if (decl.name === 'layers') {
+      // A layer's variant must be of its slide's carousel; an iframe layer needs nothing else.
+      const carousel = await createRecord(root, account, carousels);
+      const slide = await createRecord(root, account, slides, { sl_carouselid: carousel.c_id });
+      const variant = await createRecord(root, account, variants, { v_carouselid: carousel.c_id });
+      return { ly_slideid: slide.sl_id, ly_variantid: variant.v_id, ly_type: 'iframe', ly_iframe_url: 'https://example.com/show' };
     }
     return {};
   };
@@ -155,7 +164,7 @@ describeEachDb('account resources from the registry', (kind) => {
         it('reorder: the complete children answer in their new order; a partial or foreign list is refused', async () => {
           const first = await create(decl, a);
           const parents = Object.fromEntries(decl.order!.parent.map((c) => [c, first[c] ?? null]));
-          const siblings = [first, await createRecord(root, a, decl, { ...parents, ...(await extra(decl)) }), await createRecord(root, a, decl, { ...parents, ...(await extra(decl)) })];
+          const siblings = [first, await createRecord(root, a, decl, { ...(await extra(decl)), ...parents }), await createRecord(root, a, decl, { ...(await extra(decl)), ...parents })];
           const ids = siblings.map((s) => String(s.id)).reverse();
           const res = await root.put(`${path()}/order`, { ids });
           expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -98,7 +98,7 @@ export async function startApp(kind: DbKind, overrides: Partial<Config> = {}): P
     { DATA_DIR: dataDir, SESSION_SECRET: 'test-secret-'.padEnd(40, 'x'), LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', LOGIN_LIMIT_PER_IP: '100000' },
     overrides,
   );
-  const { app, context } = createApp({ db: testDb.db, config, log: () => undefined });
+  const { app, context } = createApp({ db: testDb.db, config, log: process.env.TEST_LOG_500 ? (msg, err) => console.error(msg, err) : () => undefined });
   const server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

@@ -91,6 +91,7 @@ describe('resource registry', () => {
       // account-console.md section 3: the REST names are the contract's
       'members', 'invites', 'events', 'event-forms', 'forms', 'form-elements', 'lists', 'list-items', 'form-styles',
       'integrations', 'event-integrations', 'mail-templates', 'settings', 'leads', 'handoffs',
+      'assets', 'collections', 'carousels', 'variants', 'slides', 'layers', 'carousel-groups', 'codes',
     ]);
     for (const r of RESOURCES) {
       expect(isGroup(r.group), r.name).toBe(true);

@@ -1,0 +1,45 @@
+import { Router } from 'express';
+import { ctx } from '../context.js';
+import { ApiError, validate } from '../errors.js';
+import { jsonBody } from '../middleware/body.js';
+import { rejectNulBytes } from '../crud/router.js';
+import { manifestFor, playEventsSchema, recordPlayEvents } from '../services/player.js';
+
+/**
+ * The player's API (account-console.md: Player), mounted at /api/1/play before any session work: the code is the
+ * credential, so there is no cookie, no session and no CSRF token (a totem runs for days; a token would expire).
+ *
+ *   GET  /api/1/play/{code}          the manifest, with a strong ETag; If-None-Match answers 304 (players poll it)
+ *   POST /api/1/play/{code}/events   {events: [{id, kind: play|hotspot|qr, at, carousel_id, slide_id}]} → {stored}
+ *
+ * An unknown code, a code of a deleted group or a malformed one all answer 404 code_not_found.
+ */
+export function playRouter(): Router {
+  const router = Router();
+  const unknown = () => new ApiError(404, 'code_not_found', 'This code is not known');
+
+  router.get('/:code', async (req, res) => {
+    const manifest = await manifestFor(ctx(req).db, String(req.params.code).toUpperCase());
+    if (!manifest) throw unknown();
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('ETag', manifest.etag);
+    const inm = req.headers['if-none-match'];
+    if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === manifest.etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.type('application/json').send(manifest.body);
+  });
+
+  router.post('/:code/events', jsonBody({ limit: '256kb' }), async (req, res) => {
+    rejectNulBytes(req.body);
+    const input = validate(playEventsSchema, req.body);
+    const { db } = ctx(req);
+    const manifest = await manifestFor(db, String(req.params.code).toUpperCase());
+    if (!manifest) throw unknown();
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ stored: await recordPlayEvents(db, manifest, input) });
+  });
+
+  return router;
+}

@@ -1,0 +1,190 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { onWrite } from '../db/writes.js';
+import { assetIdsOf, assetsById, carouselGraphs, collectionsById, type CarouselGraph } from '../models/carousels.js';
+import { CODE_RE, NAV_BUTTONS, PLAY_EVENT_KINDS } from '../../resources/carousels.js';
+import { isUuid } from '../../resources/fields.js';
+
+type Row = Record<string, unknown>;
+
+/**
+ * The player's manifest (account-console.md: Player): everything /play/{code} needs to play its group, in one
+ * document — the group, its carousels in order, the standby carousel and every carousel a hotspot opens (each with
+ * its variants, slides in order and layers per variant), the assets they show with URLs carrying their version, the
+ * collections QR layers point at, and the account's local media server. A code is the credential: an unknown code,
+ * or one of a group that is gone, is just unknown.
+ *
+ * Built from a fixed number of queries however large the group, and kept in memory per code until a write touches
+ * a table it is made of: players poll every 60 s and most polls answer 304 from the cache.
+ */
+
+/** The tables a manifest is made of: a write to any of them may change one. */
+const SOURCE_TABLES = ['assets', 'collections', 'carousels', 'variants', 'slides', 'layers', 'carousel_groups', 'carousel_group_items', 'carousel_codes', 'account_settings'];
+const SOURCE_WRITE_RE = new RegExp(`^\\s*(?:with\\b[\\s\\S]*?\\b)?(?:insert\\s+into|update|delete\\s+from|truncate(?:\\s+table)?)\\s+"?(?:${SOURCE_TABLES.join('|')})"?\\b`, 'i');
+
+/** Hotspots may open carousels outside the group; followed this many steps deep. */
+const HOTSPOT_DEPTH = 4;
+const CACHE_MAX = 2000;
+
+export interface Manifest {
+  body: string;
+  etag: string;
+  accountId: string;
+  codeId: string;
+}
+
+const pick = (row: Row, keys: string[]): Row => Object.fromEntries(keys.map((k) => [k, row[k] ?? null]));
+const VARIANT_KEYS = ['v_id', 'v_name', 'v_title', 'v_x', 'v_y', 'v_width', 'v_height', 'v_bgcolor', 'v_autoplay', 'v_default_duration_ms', 'v_infinite', 'v_screensaver_timeout_s', 'v_navigation_enabled', ...NAV_BUTTONS.flatMap((b) => [`v_${b}_assetid`, `v_${b}_x`, `v_${b}_y`])];
+const SLIDE_KEYS = ['sl_id', 'sl_name', 'sl_title', 'sl_subtitle', 'sl_order', 'sl_duration_ms', 'sl_bgcolor'];
+const LAYER_KEYS = ['ly_id', 'ly_title', 'ly_type', 'ly_assetid', 'ly_x', 'ly_y', 'ly_width', 'ly_height', 'ly_iframe_url', 'ly_collectionid', 'ly_download_formid', 'ly_form_styleid', 'ly_qr_fg', 'ly_qr_bg', 'ly_hotspot_carouselid', 'ly_muted', 'ly_loop', 'ly_autoplay', 'ly_pausable'];
+const ASSET_KEYS = ['as_id', 'as_name', 'as_title', 'as_type', 'as_size', 'as_sha256', 'as_version', 'url', 'thumbnail_url', 'kind'];
+
+function carouselOut(g: CarouselGraph): Row {
+  return {
+    c_id: g.carousel.c_id,
+    c_name: g.carousel.c_name,
+    c_title: g.carousel.c_title,
+    variants: g.variants.map((v) => pick(v, VARIANT_KEYS)),
+    slides: g.slides.map((s) => ({
+      ...pick(s, SLIDE_KEYS),
+      layers: Object.fromEntries(Object.entries(s.layers).map(([variantId, list]) => [variantId, list.map((l) => pick(l, LAYER_KEYS))])),
+    })),
+  };
+}
+
+/** The manifest of a code, built from the database (undefined: no such code). */
+export async function buildManifest(db: Knex, code: string): Promise<Omit<Manifest, 'etag' | 'body'> & { manifest: Row } | undefined> {
+  const found = await db('carousel_codes')
+    .join('carousel_groups', function () {
+      this.on('carousel_groups.cg_id', '=', 'carousel_codes.cc_groupid').andOn('carousel_groups.cg_accountid', '=', 'carousel_codes.cc_accountid');
+    })
+    .where('carousel_codes.cc_code', code)
+    .first('carousel_codes.cc_id', 'carousel_codes.cc_code', 'carousel_codes.cc_title', 'carousel_codes.cc_accountid', 'carousel_groups.cg_id', 'carousel_groups.cg_title', 'carousel_groups.cg_standby_carouselid');
+  if (!found) return undefined;
+  const accountId = String(found.cc_accountid);
+  const [items, settings] = await Promise.all([
+    db('carousel_group_items')
+      .join('carousels', 'carousels.c_id', 'carousel_group_items.gi_carouselid')
+      .where('carousel_group_items.gi_groupid', found.cg_id)
+      .where('carousels.c_accountid', accountId)
+      .orderBy([{ column: 'gi_order' }, { column: 'gi_carouselid' }])
+      .pluck('gi_carouselid'),
+    db('account_settings').where('ls_accountid', accountId).first('ls_local_server_url'),
+  ]);
+  const order: string[] = items.map(String);
+  const graphs = new Map<string, CarouselGraph>();
+  let wanted = [...order, ...(found.cg_standby_carouselid ? [String(found.cg_standby_carouselid)] : [])];
+  for (let depth = 0; depth <= HOTSPOT_DEPTH && wanted.length; depth++) {
+    const fetched = await carouselGraphs(db, accountId, wanted.filter((id) => !graphs.has(id)));
+    for (const [id, g] of fetched) graphs.set(id, g);
+    const next = new Set<string>();
+    for (const g of fetched.values())
+      for (const s of g.slides) for (const list of Object.values(s.layers)) for (const l of list) if (l.ly_hotspot_carouselid && !graphs.has(String(l.ly_hotspot_carouselid))) next.add(String(l.ly_hotspot_carouselid));
+    wanted = [...next];
+  }
+  const collectionIds: string[] = [];
+  for (const g of graphs.values()) for (const s of g.slides) for (const list of Object.values(s.layers)) for (const l of list) if (l.ly_collectionid) collectionIds.push(String(l.ly_collectionid));
+  const [assetMap, collectionMap] = await Promise.all([assetsById(db, accountId, assetIdsOf(graphs.values())), collectionsById(db, accountId, collectionIds)]);
+  const manifest: Row = {
+    code: found.cc_code,
+    code_title: found.cc_title,
+    account_id: accountId,
+    group: { cg_id: found.cg_id, cg_title: found.cg_title },
+    carousel_ids: order.filter((id) => graphs.has(id)),
+    standby_carouselid: found.cg_standby_carouselid && graphs.has(String(found.cg_standby_carouselid)) ? found.cg_standby_carouselid : null,
+    carousels: Object.fromEntries([...graphs].map(([id, g]) => [id, carouselOut(g)])),
+    assets: Object.fromEntries([...assetMap].map(([id, a]) => [id, pick(a, ASSET_KEYS)])),
+    collections: Object.fromEntries([...collectionMap].map(([id, c]) => [id, { co_id: c.co_id, co_title: c.co_title, url: `/c/${c.co_token}` }])),
+    local_server_url: settings?.ls_local_server_url ?? null,
+  };
+  return { manifest, accountId, codeId: String(found.cc_id) };
+}
+
+/** Per database handle: the cached manifests and the epoch of writes to their tables. */
+interface Cache {
+  epoch: number;
+  entries: Map<string, Manifest & { epoch: number }>;
+}
+const caches = new WeakMap<Knex, Cache>();
+
+function cacheOf(db: Knex): Cache {
+  let cache = caches.get(db);
+  if (!cache) {
+    const created: Cache = (cache = { epoch: 0, entries: new Map() });
+    caches.set(db, created);
+    onWrite(db, (sql) => {
+      if (SOURCE_WRITE_RE.test(sql)) {
+        created.epoch++;
+        created.entries.clear();
+      }
+    });
+  }
+  return cache;
+}
+
+/** The manifest of a code as JSON with its strong ETag, from the cache while nothing it is made of was written. */
+export async function manifestFor(db: Knex, code: string): Promise<Manifest | undefined> {
+  if (!CODE_RE.test(code)) return undefined;
+  const cache = cacheOf(db);
+  const hit = cache.entries.get(code);
+  if (hit && hit.epoch === cache.epoch) return hit;
+  const epoch = cache.epoch;
+  const built = await buildManifest(db, code);
+  if (!built) return undefined;
+  const body = JSON.stringify(built.manifest);
+  const etag = `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
+  const entry = { body, etag, accountId: built.accountId, codeId: built.codeId, epoch };
+  // Only a manifest built without a write in between is kept (a later request rebuilds it otherwise).
+  if (epoch === cache.epoch) {
+    if (cache.entries.size >= CACHE_MAX) cache.entries.delete(cache.entries.keys().next().value!);
+    cache.entries.set(code, entry);
+  }
+  return entry;
+}
+
+/** Most events one batch may carry, and how old an event may be (a player offline for a long weekend). */
+export const PLAY_EVENTS_MAX = 500;
+const MAX_AGE_MS = 30 * 86400_000;
+const MAX_AHEAD_MS = 5 * 60_000;
+
+const uuidOrNull = z.string().refine(isUuid).transform((v) => v.toLowerCase()).nullable().optional();
+export const playEventsSchema = z.object({
+  events: z
+    .array(
+      z.object({
+        id: z.string({ error: 'error_invalid_value' }).min(1).max(100),
+        kind: z.enum(PLAY_EVENT_KINDS, { error: 'error_invalid_value' }),
+        at: z.string({ error: 'error_date_invalid' }).refine((v) => !Number.isNaN(Date.parse(v)), { error: 'error_date_invalid' }),
+        carousel_id: uuidOrNull,
+        slide_id: uuidOrNull,
+      }),
+      { error: 'error_invalid_value' },
+    )
+    .min(1, { error: 'error_required' })
+    .max(PLAY_EVENTS_MAX, { error: 'error_too_many' }),
+});
+export type PlayEventsInput = z.infer<typeof playEventsSchema>;
+
+/**
+ * Stores a batch of a player's events; an event already stored (same player id, a batch sent twice) counts once.
+ * Times from a wrong clock (more than 5 minutes ahead, or older than 30 days) are stored as the time received.
+ * Answers how many were new.
+ */
+export async function recordPlayEvents(db: Knex, m: Pick<Manifest, 'accountId' | 'codeId'>, input: PlayEventsInput): Promise<number> {
+  const now = Date.now();
+  const rows = input.events.map((e) => {
+    const at = Date.parse(e.at);
+    return {
+      pe_accountid: m.accountId,
+      pe_codeid: m.codeId,
+      pe_carouselid: e.carousel_id ?? null,
+      pe_slideid: e.slide_id ?? null,
+      pe_kind: e.kind,
+      pe_at: new Date(at > now + MAX_AHEAD_MS || at < now - MAX_AGE_MS ? now : at),
+      pe_client_id: e.id,
+    };
+  });
+  const inserted = await db('play_events').insert(rows).onConflict(['pe_codeid', 'pe_client_id']).ignore().returning('pe_id');
+  return inserted.length;
+}

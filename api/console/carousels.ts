@@ -8,6 +8,7 @@ import { requirePermission } from '../middleware/auth.js';
 import { scoped } from '../models/scope.js';
 import { assetIdsOf, assetsById, carouselGraphs } from '../models/carousels.js';
 import { accountOf, invalid, type ConsoleHooks } from './generic.js';
+import { carouselsManifest } from '../services/player.js';
 import { assets, carouselGroups, carousels, collections, layers, slides, variants } from '../../resources/index.js';
 import { orderedIdsSchema } from '../../resources/collections.js';
 import { CODE_ALPHABET, CODE_LENGTH } from '../../resources/carousels.js';
@@ -115,5 +116,22 @@ export function carouselGraphRoute(router: Router): void {
     if (!graph) throw notFound();
     const assetMap = await assetsById(db, accountId, assetIdsOf([graph]));
     res.json({ ...graph, assets: Object.fromEntries(assetMap) });
+  });
+}
+
+/**
+ * GET /carousels/{id}/manifest: the player's manifest for one carousel being edited (no code, no group): the editor's
+ * live preview loads the real player on it (/play/_preview/{accountId}/{carouselId}). Never cached: it shows the
+ * last save.
+ */
+export function carouselManifestRoute(router: Router): void {
+  router.get('/:id/manifest', requirePermission('account_carousels', 'read'), requirePermission('account_assets', 'read'), async (req, res) => {
+    const id = String(req.params.id);
+    if (!isUuid(id)) throw notFound();
+    const accountId = accountOf(req);
+    const { db } = ctx(req);
+    if (!(await scoped(db, carousels, accountId).where('c_id', id.toLowerCase()).first('c_id'))) throw notFound();
+    const settings = await db('account_settings').where('ls_accountid', accountId).first('ls_local_server_url');
+    res.json({ code: null, code_title: null, account_id: accountId, group: null, preview: true, ...(await carouselsManifest(db, accountId, [id.toLowerCase()], null)), local_server_url: settings?.ls_local_server_url ?? null });
   });
 }

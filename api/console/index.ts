@@ -16,7 +16,7 @@ import { leadFilesRouter } from './leadFiles.js';
 import { eventExportRoute } from './leadExport.js';
 import { eventScanRoute } from './scan.js';
 import { assetsHooks, assetsRoutes } from './assets.js';
-import { carouselGraphRoute, carouselGroupsRoutes, codesHooks, collectionsHooks, collectionsRoutes, layersHooks } from './carousels.js';
+import { carouselGraphRoute, carouselManifestRoute, carouselGroupsRoutes, codesHooks, collectionsHooks, collectionsRoutes, layersHooks } from './carousels.js';
 import { syncRouter } from './sync.js';
 import { ACCOUNT_RESOURCES } from '../../resources/index.js';
 
@@ -41,7 +41,12 @@ const RESOURCE_HOOKS: Record<string, { hooks?: ConsoleHooks; extra?: (router: Ro
   leads: { hooks: leadsHooks, extra: leadsRoutes },
   assets: { hooks: assetsHooks, extra: assetsRoutes },
   collections: { hooks: collectionsHooks, extra: collectionsRoutes },
-  carousels: { extra: carouselGraphRoute },
+  carousels: {
+    extra: (router) => {
+      carouselGraphRoute(router);
+      carouselManifestRoute(router);
+    },
+  },
   layers: { hooks: layersHooks },
   'carousel-groups': { extra: carouselGroupsRoutes },
   codes: { hooks: codesHooks },

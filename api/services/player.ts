@@ -53,6 +53,33 @@ function carouselOut(g: CarouselGraph): Row {
   };
 }
 
+/**
+ * The playable part of a manifest: the carousels in `order`, the standby carousel and every carousel a hotspot opens
+ * (HOTSPOT_DEPTH steps deep), with the assets and collections they show. A fixed number of queries per step.
+ */
+export async function carouselsManifest(db: Knex, accountId: string, order: string[], standby: string | null): Promise<Row> {
+  const graphs = new Map<string, CarouselGraph>();
+  let wanted = [...order, ...(standby ? [standby] : [])];
+  for (let depth = 0; depth <= HOTSPOT_DEPTH && wanted.length; depth++) {
+    const fetched = await carouselGraphs(db, accountId, wanted.filter((id) => !graphs.has(id)));
+    for (const [id, g] of fetched) graphs.set(id, g);
+    const next = new Set<string>();
+    for (const g of fetched.values())
+      for (const s of g.slides) for (const list of Object.values(s.layers)) for (const l of list) if (l.ly_hotspot_carouselid && !graphs.has(String(l.ly_hotspot_carouselid))) next.add(String(l.ly_hotspot_carouselid));
+    wanted = [...next];
+  }
+  const collectionIds: string[] = [];
+  for (const g of graphs.values()) for (const s of g.slides) for (const list of Object.values(s.layers)) for (const l of list) if (l.ly_collectionid) collectionIds.push(String(l.ly_collectionid));
+  const [assetMap, collectionMap] = await Promise.all([assetsById(db, accountId, assetIdsOf(graphs.values())), collectionsById(db, accountId, collectionIds)]);
+  return {
+    carousel_ids: order.filter((id) => graphs.has(id)),
+    standby_carouselid: standby && graphs.has(standby) ? standby : null,
+    carousels: Object.fromEntries([...graphs].map(([id, g]) => [id, carouselOut(g)])),
+    assets: Object.fromEntries([...assetMap].map(([id, a]) => [id, pick(a, ASSET_KEYS)])),
+    collections: Object.fromEntries([...collectionMap].map(([id, c]) => [id, { co_id: c.co_id, co_title: c.co_title, url: `/c/${c.co_token}` }])),
+  };
+}
+
 /** The manifest of a code, built from the database (undefined: no such code). */
 export async function buildManifest(db: Knex, code: string): Promise<Omit<Manifest, 'etag' | 'body'> & { manifest: Row } | undefined> {
   const found = await db('carousel_codes')
@@ -73,29 +100,12 @@ export async function buildManifest(db: Knex, code: string): Promise<Omit<Manife
     db('account_settings').where('ls_accountid', accountId).first('ls_local_server_url'),
   ]);
   const order: string[] = items.map(String);
-  const graphs = new Map<string, CarouselGraph>();
-  let wanted = [...order, ...(found.cg_standby_carouselid ? [String(found.cg_standby_carouselid)] : [])];
-  for (let depth = 0; depth <= HOTSPOT_DEPTH && wanted.length; depth++) {
-    const fetched = await carouselGraphs(db, accountId, wanted.filter((id) => !graphs.has(id)));
-    for (const [id, g] of fetched) graphs.set(id, g);
-    const next = new Set<string>();
-    for (const g of fetched.values())
-      for (const s of g.slides) for (const list of Object.values(s.layers)) for (const l of list) if (l.ly_hotspot_carouselid && !graphs.has(String(l.ly_hotspot_carouselid))) next.add(String(l.ly_hotspot_carouselid));
-    wanted = [...next];
-  }
-  const collectionIds: string[] = [];
-  for (const g of graphs.values()) for (const s of g.slides) for (const list of Object.values(s.layers)) for (const l of list) if (l.ly_collectionid) collectionIds.push(String(l.ly_collectionid));
-  const [assetMap, collectionMap] = await Promise.all([assetsById(db, accountId, assetIdsOf(graphs.values())), collectionsById(db, accountId, collectionIds)]);
   const manifest: Row = {
     code: found.cc_code,
     code_title: found.cc_title,
     account_id: accountId,
     group: { cg_id: found.cg_id, cg_title: found.cg_title },
-    carousel_ids: order.filter((id) => graphs.has(id)),
-    standby_carouselid: found.cg_standby_carouselid && graphs.has(String(found.cg_standby_carouselid)) ? found.cg_standby_carouselid : null,
-    carousels: Object.fromEntries([...graphs].map(([id, g]) => [id, carouselOut(g)])),
-    assets: Object.fromEntries([...assetMap].map(([id, a]) => [id, pick(a, ASSET_KEYS)])),
-    collections: Object.fromEntries([...collectionMap].map(([id, c]) => [id, { co_id: c.co_id, co_title: c.co_title, url: `/c/${c.co_token}` }])),
+    ...(await carouselsManifest(db, accountId, order, found.cg_standby_carouselid ? String(found.cg_standby_carouselid) : null)),
     local_server_url: settings?.ls_local_server_url ?? null,
   };
   return { manifest, accountId, codeId: String(found.cc_id) };

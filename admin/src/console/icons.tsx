@@ -13,6 +13,11 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import ContactPageIcon from '@mui/icons-material/ContactPage';
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import InsightsIcon from '@mui/icons-material/Insights';
+import PermMediaIcon from '@mui/icons-material/PermMedia';
+import CollectionsIcon from '@mui/icons-material/Collections';
+import ViewCarouselIcon from '@mui/icons-material/ViewCarousel';
+import WorkspacesIcon from '@mui/icons-material/Workspaces';
+import QrCode2Icon from '@mui/icons-material/QrCode2';
 
 /** The console menu's icon per resource (anything new gets a neutral one). */
 const ICONS: Record<string, () => ReactElement> = {
@@ -29,6 +34,11 @@ const ICONS: Record<string, () => ReactElement> = {
   leads: () => <ContactPageIcon />,
   handoffs: () => <SwapHorizIcon />,
   statistics: () => <InsightsIcon />,
+  assets: () => <PermMediaIcon />,
+  collections: () => <CollectionsIcon />,
+  carousels: () => <ViewCarouselIcon />,
+  'carousel-groups': () => <WorkspacesIcon />,
+  codes: () => <QrCode2Icon />,
 };
 
 export const iconOf = (name: string): ReactElement => (ICONS[name] ?? (() => <ListAltIcon />))();

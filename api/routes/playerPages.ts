@@ -93,7 +93,14 @@ export function playerPages(upgradeInsecure: boolean): Router {
   router.get('/play/:code', async (req, res) => {
     const code = String(req.params.code);
     if (code === '_preview') return page(res, 404, plain);
-    const manifest = await manifestFor(ctx(req).db, code.toUpperCase());
+    let manifest: Awaited<ReturnType<typeof manifestFor>>;
+    try {
+      manifest = await manifestFor(ctx(req).db, code.toUpperCase());
+    } catch (err) {
+      // The database is away: a totem that has played before keeps its stored page (its worker falls back on a 5xx).
+      ctx(req).log('player page: the code could not be looked up', err);
+      return page(res, 503, plain);
+    }
     if (!manifest) return page(res, 404, plain);
     const local = localOrigin((JSON.parse(manifest.body) as { local_server_url?: unknown }).local_server_url);
     page(res, 200, playerCsp({ localOrigin: local, upgradeInsecure }));

@@ -8,7 +8,7 @@ import type { Manifest, PlayEvent } from './types';
 /**
  * The player of a code (/play/{code}): loads the manifest, plays it, checks it every minute (?poll=<seconds> to change
  * that) with If-None-Match and hands a newer one to the player, which takes it over at a slide boundary; reports
- * events in batches; keeps working offline through its service worker (/play/sw.js, scope /play/), which it tells the
+ * events in batches (every 30 s, ?report=<seconds>, or at 50 waiting); keeps working offline through its service worker (/play/sw.js, scope /play/), which it tells the
  * URLs to keep.
  */
 
@@ -16,6 +16,7 @@ export interface LiveOptions {
   stage: HTMLElement;
   code: string;
   pollMs: number;
+  reportMs: number;
   wantedVariant: string | null;
 }
 
@@ -70,6 +71,7 @@ export function startLive(o: LiveOptions): void {
   const queue = new EventQueue({
     ...store,
     newId,
+    intervalMs: o.reportMs,
     now: () => new Date(),
     setTimer: (fn, ms) => setTimeout(fn, ms),
     clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),

@@ -40,6 +40,8 @@ export class Player {
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private variants = new Map<string, Variant | undefined>();
   private swallowClicksUntil = 0;
+  /** The last touch (or the start, or waking from standby): the screensaver counts from here, not from a slide. */
+  private lastActivity = performance.now();
   private showing = 0;
   private readonly transitionMs: number;
 
@@ -59,6 +61,7 @@ export class Player {
     this.adopt(manifest);
     const at = pos ?? homePosition(manifest);
     if (!at) return false;
+    this.lastActivity = performance.now();
     await this.show(at, false);
     return true;
   }
@@ -194,7 +197,7 @@ export class Player {
     built.start();
     this.announce(pos, built);
     this.scheduleNext(pos, built);
-    this.resetIdle();
+    this.armIdle();
     this.prepareNext();
   }
 
@@ -287,28 +290,31 @@ export class Player {
 
   /** Any touch, click, key or wheel keeps the screensaver away; in standby it brings the group back. */
   private listenForTouches(): void {
-    const touched = (e: Event) => {
+    /** Answers true when the touch only woke the screen from standby. */
+    const touched = (e: Event): boolean => {
       if (this.current?.pos.mode === 'standby' && this.manifest) {
         // The touch only wakes the screen: the hotspot or button under the finger is not pressed by it.
         e.preventDefault();
         e.stopPropagation();
         this.swallowClicksUntil = performance.now() + 800;
+        this.lastActivity = performance.now();
         const home = homePosition(this.manifest);
         if (home) void this.show(home);
-        return;
+        return true;
       }
-      this.resetIdle();
+      this.activity();
+      return false;
     };
     window.addEventListener('pointerdown', touched, { capture: true });
     window.addEventListener('keydown', (e) => {
-      touched(e);
+      if (touched(e)) return;
       if (e.key === 'ArrowRight') this.nav('next');
       else if (e.key === 'ArrowLeft') this.nav('prev');
       else if (e.key === 'Home') this.nav('home');
     });
-    window.addEventListener('wheel', touched, { passive: true });
+    window.addEventListener('wheel', () => this.activity(), { passive: true });
     // A tap inside an iframe layer never reaches this document, but it takes the focus from it.
-    window.addEventListener('blur', () => this.resetIdle());
+    window.addEventListener('blur', () => this.activity());
     window.addEventListener(
       'click',
       (e) => {
@@ -321,14 +327,20 @@ export class Player {
     );
   }
 
-  private resetIdle(): void {
+  private activity(): void {
+    this.lastActivity = performance.now();
+    this.armIdle();
+  }
+
+  /** The screensaver's timer: the showing variant's timeout after the last activity (none in standby or a preview). */
+  private armIdle(): void {
     if (this.idleTimer !== null) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     const cur = this.current;
     if (this.o.preview || !cur || !this.manifest || cur.pos.mode === 'standby') return;
     const seconds = cur.built.variant.v_screensaver_timeout_s;
     if (!seconds || seconds <= 0) return;
-    this.idleTimer = setTimeout(() => this.idle(), seconds * 1000);
+    this.idleTimer = setTimeout(() => this.idle(), Math.max(0, this.lastActivity + seconds * 1000 - performance.now()));
   }
 
   /** No touch for the screensaver timeout: the standby carousel, or (without one) back from a hotspot's carousel. */

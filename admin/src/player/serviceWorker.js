@@ -61,16 +61,20 @@ function network(request) {
 
 const offline = () => new Response(JSON.stringify({ code: 'offline', message: 'No network, and nothing stored on this device' }), { status: 503, headers: { 'Content-Type': 'application/json', 'X-LS-Offline': '1' } });
 
-/** A page or a manifest: the network's, kept when good; the kept copy when the network fails. */
+/**
+ * A page or a manifest: the network's, kept when good; the kept copy when the network fails or the server has trouble
+ * (5xx: a database restart must not blank a totem). A 404 is the truth (the code is gone): passed on, the copy dropped.
+ */
 async function networkFirst(request, key) {
   const data = await caches.open(DATA);
   const response = await network(request);
-  if (response) {
+  if (response && response.status < 500) {
     if (response.status === 200) await data.put(key, response.clone());
     else if (response.status === 404) await data.delete(key);
     return response;
   }
   const kept = await data.match(key);
+  if (!kept && response) return response;
   if (!kept) return request.mode === 'navigate' ? new Response('This player is offline and not stored on this screen yet.', { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }) : offline();
   const tag = request.headers.get('if-none-match');
   if (tag && tag === kept.headers.get('etag')) return new Response(null, { status: 304, headers: { ETag: tag } });
@@ -158,8 +162,10 @@ async function media(request) {
 }
 
 async function keep(message, client) {
-  const { code, page, manifest, urls } = message;
-  if (typeof code !== 'string' || !Array.isArray(urls)) return;
+  const { code, page, manifest } = message;
+  if (typeof code !== 'string' || !Array.isArray(message.urls)) return;
+  // Only this origin's stored media are served from the cache, so only those are kept.
+  const urls = message.urls.filter((u) => typeof u === 'string' && u.startsWith(self.location.origin + '/storage/'));
   const data = await caches.open(DATA);
   await data.put(KEEP_PREFIX + encodeURIComponent(code), new Response(JSON.stringify(urls), { headers: { 'Content-Type': 'application/json' } }));
   keepSet = null;

@@ -4,8 +4,7 @@ import fsp from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { parseRange } from '../../api/storage/http.js';
 
@@ -161,25 +160,28 @@ async function download(o: SyncOptions, a: SyncAsset): Promise<{ resumed: boolea
   if (mode !== 'write') for await (const chunk of fs.createReadStream(part)) hash.update(chunk as Buffer);
   if (mode !== 'complete') {
     if (!res.body) throw new SyncError(`GET ${a.url} had no body`);
-    const tee = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        hash.update(chunk);
-        done(null, chunk);
-      },
-    });
-    await pipeline(Readable.fromWeb(res.body as WebReadableStream), tee, fs.createWriteStream(part, { flags: mode === 'append' ? 'a' : 'w' }));
+    // Each chunk is written before the next is read, so a cut connection leaves on disk all that arrived (a buffered
+    // stream would drop its buffer on the error) and the next sync continues from there.
+    const handle = await fsp.open(part, mode === 'append' ? 'a' : 'w');
+    try {
+      for await (const chunk of Readable.fromWeb(res.body as WebReadableStream)) {
+        hash.update(chunk as Buffer);
+        await handle.write(chunk as Buffer);
+      }
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } else {
+    // complete from an earlier run, which may have ended before its bytes reached the disk
+    const handle = await fsp.open(part, 'r+');
+    await handle.sync().finally(() => handle.close());
   }
   const size = await sizeOf(part);
   const sha = hash.digest('hex');
   if (size !== a.as_size || sha !== a.as_sha256) {
     await fsp.rm(part, { force: true });
     throw new SyncError(`${a.as_name}: the download does not match its SHA-256 (expected ${a.as_sha256.slice(0, 12)}…, got ${sha.slice(0, 12)}…, ${size} of ${a.as_size} bytes); refused`);
-  }
-  const handle = await fsp.open(part, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
   await fsp.rename(part, assetFile(o.dir, a.as_id));
   return { resumed: mode !== 'write' };

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import { queriesOf, type Signed, type TestApp } from '../helpers/app.js';
@@ -132,6 +134,28 @@ describeEachDb('player API', (kind) => {
     const reordered = await manifest(code, { 'If-None-Match': String(changed.headers.etag) });
     expect(reordered.status).toBe(200);
     expect(reordered.body.carousel_ids).toEqual([ids.lobby, ids.second]);
+  });
+
+  it('compressed once per manifest: brotli when the player accepts it, else gzip, else plain JSON; the same document', async () => {
+    const raw = (acceptEncoding?: string) =>
+      new Promise<{ encoding?: string; vary?: string; body: Buffer }>((resolve, reject) => {
+        http.get(`${t.baseUrl}/api/1/play/${code}`, { headers: acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {} }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ encoding: res.headers['content-encoding'], vary: String(res.headers.vary), body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    const plain = await raw();
+    expect(plain.encoding).toBeUndefined();
+    const doc = JSON.parse(plain.body.toString('utf8'));
+    expect(doc.code).toBe(code);
+    const br = await raw('gzip, deflate, br');
+    expect(br.encoding).toBe('br');
+    expect(br.vary).toMatch(/Accept-Encoding/i);
+    expect(JSON.parse(zlib.brotliDecompressSync(br.body).toString('utf8'))).toEqual(doc);
+    const gz = await raw('gzip');
+    expect(gz.encoding).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(gz.body).toString('utf8'))).toEqual(doc);
   });
 
   it('built from a fixed number of queries whatever the size of the group; served from memory until a write', async () => {

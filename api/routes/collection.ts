@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { ctx } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { leadFromAnswers } from '../services/leads.js';
+import { rejectNulBytes } from '../crud/router.js';
 import {
   collectionAssets,
   collectionByToken,
@@ -98,6 +99,7 @@ export function collectionRouter(): Router {
     const gate = await downloadGate(app.db, c, body.l);
     if (!gate?.form) throw new ApiError(400, 'validation_failed', 'This link asks for no download form', { l: 'error_reference_invalid' });
     if (!gate.event) throw downloadHasNoEvent();
+    rejectNulBytes(body);
     const lead = leadFromAnswers(publicGateForm(gate.form).elements, body.answers);
 
     const honeypot = body.website !== undefined && body.website !== null && body.website !== '' && body.website !== false;

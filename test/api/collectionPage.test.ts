@@ -249,6 +249,9 @@ describeEachDb('collection page', (kind) => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('lead_incomplete');
     expect(res.body.fields).toEqual({ email: 'error_email_invalid', company: 'error_required' });
+    const nul = await send(t.client(), { l: ids.gated, answers: answers({ company: 'Ac\u0000me' }) });
+    expect(nul.status).toBe(400);
+    expect(nul.body.fields).toEqual({ answers: 'error_invalid_value' });
     const noCsrf = await t.client().post(`/api/1/c/${token}/leads`, { l: ids.gated, answers: answers() }, { csrf: false });
     expect(noCsrf.status).toBe(403);
     expect(noCsrf.body.code).toBe('csrf_invalid');

@@ -40,6 +40,7 @@ import { captureAppPages } from './routes/appPages.js';
 import { registerRouter } from './routes/register.js';
 import { playRouter } from './routes/play.js';
 import { playerPages } from './routes/playerPages.js';
+import { collectionRouter } from './routes/collection.js';
 
 export const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
 
@@ -132,6 +133,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   api.use('/invite', inviteRouter());
   api.use(handoffRouter());
   api.use('/register', registerRouter());
+  api.use('/c', collectionRouter());
   api.get('/users/verify/:token', verifyEmail);
   api.use('/users/import', importRouter());
   api.use('/users', usersRouter());

@@ -241,7 +241,12 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
     ids.hotspot = await layer(ids.m1, ids.vMain, { ly_type: 'hotspot', ly_title: 'More info', ly_hotspot_carouselid: ids.info, ly_x: 880, ly_y: 400, ly_width: 320, ly_height: 200 });
     await layer(ids.m2, ids.vMain, { ly_type: 'video', ly_assetid: ids.video, ly_x: 320, ly_y: 180, ly_width: 640, ly_height: 360, ly_muted: true, ly_autoplay: true, ly_loop: true });
     await layer(ids.m3, ids.vMain, { ly_type: 'image', ly_assetid: ids.green, ...full });
-    ids.qr = await layer(ids.m3, ids.vMain, { ly_type: 'collectionqr', ly_collectionid: ids.collection, ly_qr_fg: '#1d1d1d', ly_qr_bg: '#ffffff', ly_x: 820, ly_y: 160, ly_width: 400, ly_height: 400 });
+    // the QR layer names a download form in a style of an event: its link leads through the form to a lead
+    const form = await api<Row>('POST', '/forms', { f_title: 'Brochure form', f_name: 'brochure' });
+    await api('POST', '/form-elements', { fe_formid: form.id, fe_type: 'text', fe_name: 'email', fe_title: 'E-mail', fe_is_required: true });
+    ids.event = String((await api<Row>('POST', '/events', { ev_title: 'Hall 1 Expo', ev_name: 'hall1', ev_access_type: 'open' })).id);
+    const style = await api<Row>('POST', '/form-styles', { st_title: 'Hall 1', st_eventid: ids.event, st_form_title: 'Brochures to take home' });
+    ids.qr = await layer(ids.m3, ids.vMain, { ly_type: 'collectionqr', ly_collectionid: ids.collection, ly_download_formid: form.id, ly_form_styleid: style.id, ly_qr_fg: '#1d1d1d', ly_qr_bg: '#ffffff', ly_x: 820, ly_y: 160, ly_width: 400, ly_height: 400 });
     await layer(ids.i1, ids.vInfo, { ly_type: 'image', ly_assetid: ids.blue, ...full });
     // a page of the player's own origin in an iframe: sandboxed without allow-same-origin
     await layer(ids.i1, ids.vInfo, { ly_type: 'iframe', ly_iframe_url: `${origin}/healthz`, ly_x: 40, ly_y: 40, ly_width: 360, ly_height: 120 });
@@ -310,6 +315,21 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
     }
     expect((await shownOf(page)).map((s) => s.slideId)).toEqual([ids.m1, ids.m2, ids.m3, ids.i1, ids.m1]);
   }, 120_000);
+
+  it("the QR's link, opened on a phone, is the collection page behind the layer's download form: sent, a download lead of the style's event", async () => {
+    const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, locale: 'en-GB' });
+    const page = await phone.newPage();
+    page.setDefaultTimeout(20_000);
+    // the link exactly as the QR code reads (the first test decoded it from the screen)
+    await page.goto(`${origin}/c/${coToken}?l=${ids.qr}`);
+    await page.getByRole('heading', { level: 1, name: 'Brochures to take home' }).waitFor();
+    await page.getByRole('textbox', { name: /E-mail/ }).fill('quinn.qr@example.com');
+    await page.getByRole('button', { name: 'Send and download' }).click();
+    await page.getByRole('link', { name: /^Download / }).first().waitFor();
+    await phone.close();
+    const lead = await server.withDb((db) => db('leads').where({ ld_source: 'download', ld_email: 'quinn.qr@example.com' }).first());
+    expect(lead).toMatchObject({ ld_eventid: ids.event, ld_email: 'quinn.qr@example.com' });
+  }, 60_000);
 
   it('a hotspot opens its carousel at once; without a touch the standby carousel plays after the timeout; a touch brings the group back (and presses nothing)', async () => {
     const { page } = live;

@@ -256,7 +256,7 @@ for (const driver of DRIVERS) {
         expect((await member.put(assetsUrl(a, `/${asset.id}`), { as_title: 'Renamed' })).status).toBe(403);
         expect((await member.delete(assetsUrl(a, `/${asset.id}`))).status).toBe(403);
         expect(await uploadsLeft(String(file.as_fileid))).toBe(1);
-        expect((await t.db('assets').where('as_id', asset.id).first()).as_title).toBe(asset.as_title);
+        expect((await t.db('assets').where('as_id', String(asset.id)).first()).as_title).toBe(asset.as_title);
         // Not a member of B at all: B's assets are not there for them.
         expect((await member.get(assetsUrl(b))).status).toBe(404);
 
@@ -273,7 +273,7 @@ for (const driver of DRIVERS) {
         const res = await register(a, inB);
         expect(res.status).toBe(400);
         expect(res.body).toMatchObject({ code: 'asset_upload_not_found', fields: { as_fileid: 'error_upload_not_found' } });
-        expect(await t.db('assets').where('as_fileid', inB.as_fileid).first()).toBeUndefined();
+        expect(await t.db('assets').where('as_fileid', String(inB.as_fileid)).first()).toBeUndefined();
         // Its id cannot be signed again for A either.
         const resign = await root.post(assetsUrl(a, '/sign'), { ids: [inB.as_fileid] });
         expect(resign.status).toBe(409);
@@ -391,7 +391,7 @@ describeEachDb('collection assets and group carousels', (kind) => {
       expect((await root.get(`${accountPath(a, 'carousel-groups')}/${id}/items`)).status).toBe(404);
       expect((await root.put(`${accountPath(a, 'carousel-groups')}/${id}/items`, { ids: [] })).status).toBe(404);
     }
-    expect(await t.db('collection_assets').where('ca_collectionid', theirs.id).first()).toBeUndefined();
+    expect(await t.db('collection_assets').where('ca_collectionid', String(theirs.id)).first()).toBeUndefined();
 
     const member = await t.signedIn('member');
     await t.member(a, member.userId, 'member');

@@ -77,7 +77,8 @@ function fakeDeps(answers: { create?: (body: Row) => Promise<Row>; put?: (url: s
       onProgress(1);
       return answer;
     },
-    async create(body) {
+    async create(fields) {
+      const body = fields as unknown as Row;
       calls.create.push(body);
       if (answers.create) return (await answers.create(body)) as never;
       n++;
@@ -227,7 +228,7 @@ describe('asset uploader (the console screen, against a fake API)', () => {
 
   function renderUploader() {
     const onUploaded = vi.fn();
-    const thumbnail = vi.fn(async (f: File) => (f.type.startsWith('image/') ? new Blob(['thumb'], { type: 'image/webp' }) : null));
+    const thumbnail = vi.fn(async (f: File, _type: string) => (f.type.startsWith('image/') ? new Blob(['thumb'], { type: 'image/webp' }) : null));
     render(
       <MemoryRouter>
         <AdminContext i18nProvider={i18nProvider}>

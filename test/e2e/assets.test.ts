@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ensureAdminBuilt, startServer, type E2eServer } from './support/server';
 import { DESKTOP, HAS_CHROMIUM, launch, newPage, PHONE, shot, SKIP_REASON } from './support/browser';
-import { choose, ListScreen, LoginScreen } from './support/pages';
+import { choose, control, ListScreen, LoginScreen } from './support/pages';
 import { ApiClient } from './support/api';
 import { drawImage } from './support/media';
 import { readQrCodes } from './support/qr';
@@ -74,14 +74,16 @@ describe.skipIf(!HAS_CHROMIUM)('assets, collections, groups and codes in the bro
       const hall = await drawImage(page, 'image/png', 'Hall map', 200, 1200, 800);
       const stand = await drawImage(page, 'image/jpeg', 'Stand 12', 20, 900, 600);
       const dock = await drawImage(page, 'image/jpeg', 'Dock', 300, 640, 640);
+      const teaser = await recordVideo(page);
       await page.getByTestId('asset-upload-input').setInputFiles([
         { name: 'Hall map.png', mimeType: 'image/png', buffer: hall },
         { name: 'stand_12.jpg', mimeType: 'image/jpeg', buffer: stand },
         { name: 'dock.jpg', mimeType: 'image/jpeg', buffer: dock },
         { name: 'visitors.csv', mimeType: 'text/csv', buffer: Buffer.from('name\nAva\n') },
+        { name: 'Teaser.webm', mimeType: 'video/webm', buffer: teaser },
       ]);
       const rows = page.getByTestId('asset-upload-item');
-      await expect.poll(() => rows.count()).toBe(4);
+      await expect.poll(() => rows.count()).toBe(5);
       expect(await rows.nth(0).getByTestId('asset-upload-title').inputValue()).toBe('Hall map');
       expect(await rows.nth(0).getByTestId('asset-upload-asset-name').inputValue()).toBe('hall-map');
       expect(await rows.nth(1).getByTestId('asset-upload-title').inputValue()).toBe('stand 12');
@@ -94,10 +96,12 @@ describe.skipIf(!HAS_CHROMIUM)('assets, collections, groups and codes in the bro
       // The browser's thumbnails, before the upload.
       await expect.poll(() => rows.nth(0).locator('img').count()).toBe(1);
       await expect.poll(() => loaded(rows.nth(0).locator('img'))).toBe(true);
+      // A video's poster: a frame drawn by <video> and a canvas.
+      await expect.poll(() => loaded(rows.nth(4).locator('img'))).toBe(true);
       await shot(page, 'assets-upload-queue');
       await page.getByTestId('asset-start-upload').click();
-      await expect.poll(() => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))).toEqual(['done', 'done', 'done', 'failed']);
-      await page.getByTestId('asset-upload-summary').getByText('3 assets uploaded · 1 file not uploaded').waitFor();
+      await expect.poll(() => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))).toEqual(['done', 'done', 'done', 'failed', 'done']);
+      await page.getByTestId('asset-upload-summary').getByText('4 assets uploaded · 1 file not uploaded').waitFor();
       await shot(page, 'assets-upload-done');
 
       type Asset = Row & { id: string; as_name: string; as_version: number; url: string; thumbnail_url: string | null };
@@ -112,11 +116,15 @@ describe.skipIf(!HAS_CHROMIUM)('assets, collections, groups and codes in the bro
         return { type: res.headers.get('content-type'), width: bitmap.width, height: bitmap.height };
       }, hallAsset.thumbnail_url!);
       expect(thumb).toEqual({ type: 'image/webp', width: 320, height: 213 });
+      const teaserAsset = (await assets()).find((a) => a.as_name === 'teaser')!;
+      expect(teaserAsset).toMatchObject({ as_type: 'video/webm', kind: 'video' });
+      expect(teaserAsset.thumbnail_url).toMatch(/^\/storage\/assets\//);
 
       // The same name again: refused under the name field; the bytes stay uploaded and register under a new name.
       await page.getByTestId('asset-clear-uploads').click();
       await expect.poll(() => rows.count()).toBe(1);
       await rows.first().getByTestId('asset-upload-remove').click();
+      await expect.poll(() => rows.count()).toBe(0);
       await page.getByTestId('asset-upload-input').setInputFiles([{ name: 'hall-map.png', mimeType: 'image/png', buffer: hall }]);
       await page.getByTestId('asset-start-upload').click();
       await expect.poll(() => rows.first().getAttribute('data-status')).toBe('failed');
@@ -129,7 +137,7 @@ describe.skipIf(!HAS_CHROMIUM)('assets, collections, groups and codes in the bro
       await page.getByTestId('asset-start-upload').click();
       await expect.poll(() => rows.first().getAttribute('data-status')).toBe('done');
       expect(signs.n).toBe(0); // registered the bytes sent the first time
-      expect((await assets()).map((a) => a.as_name).sort()).toEqual(['dock', 'hall-map', 'hall-map-copy', 'stand-12']);
+      expect((await assets()).map((a) => a.as_name).sort()).toEqual(['dock', 'hall-map', 'hall-map-copy', 'stand-12', 'teaser']);
 
       // The list: thumbnails beside the titles, the kind filter and the search.
       await page.getByTestId('assets-back').click();
@@ -137,12 +145,18 @@ describe.skipIf(!HAS_CHROMIUM)('assets, collections, groups and codes in the bro
       const list = new ListScreen(page);
       const hallRow = list.row('Hall map');
       await hallRow.waitFor();
-      await expect.poll(() => list.rows().count()).toBe(4);
+      await expect.poll(() => list.rows().count()).toBe(5);
       const hallThumb = hallRow.getByTestId('asset-thumb').locator('img');
       expect(await hallThumb.getAttribute('src')).toBe(hallAsset.thumbnail_url);
       await expect.poll(() => loaded(hallThumb)).toBe(true);
+      // The video's poster, with a play mark.
+      const teaserThumb = list.row('Teaser').getByTestId('asset-thumb');
+      expect(await teaserThumb.getAttribute('data-kind')).toBe('video');
+      await expect.poll(() => loaded(teaserThumb.locator('img'))).toBe(true);
       await shot(page, 'assets-list');
       await choose(page, 'as_type', 'Video');
+      await expect.poll(() => list.rows().allInnerTexts()).toEqual([expect.stringContaining('Teaser')]);
+      await choose(page, 'as_type', 'PDF');
       await page.getByText('No assets found using the current filters.').waitFor();
       await choose(page, 'as_type', 'Image');
       await expect.poll(() => list.rows().count()).toBe(4);
@@ -150,6 +164,10 @@ describe.skipIf(!HAS_CHROMIUM)('assets, collections, groups and codes in the bro
       await expect.poll(() => list.rows().count()).toBe(1);
       await list.search().fill('');
       await expect.poll(() => list.rows().count()).toBe(4);
+      // The empty choice reads "All kinds" (react-admin names it "Clear value" for screen readers).
+      await control(page, 'as_type').locator('[role=combobox]').click();
+      await page.getByRole('option').filter({ hasText: 'All kinds' }).click();
+      await expect.poll(() => list.rows().count()).toBe(5);
 
       // Replace the hall map's file: same id, version 2, the new picture shown; the old bytes are gone.
       await hallRow.click();
@@ -183,7 +201,7 @@ describe.skipIf(!HAS_CHROMIUM)('assets, collections, groups and codes in the bro
       await page.getByTestId('collection-assets-empty').waitFor();
       await page.getByTestId('collection-add-assets').click();
       const dialog = page.getByTestId('asset-picker-dialog');
-      await expect.poll(() => dialog.getByTestId('asset-picker-option').count()).toBe(4);
+      await expect.poll(() => dialog.getByTestId('asset-picker-option').count()).toBe(5);
       for (const title of ['Stand 12', 'Hall map', 'dock']) await dialog.getByRole('option', { name: new RegExp(`^${title}`) }).click();
       await shot(page, 'collection-picker');
       await dialog.getByTestId('asset-picker-add').click();
@@ -382,6 +400,42 @@ describe.skipIf(!HAS_CHROMIUM)('assets, collections, groups and codes in the bro
     }
   }, 120_000);
 });
+
+/** A 1.5 s WebM (a colour-changing canvas with a word) as Chromium's MediaRecorder makes it. */
+async function recordVideo(page: Page): Promise<Buffer> {
+  const base64 = await page.evaluate(async () => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 640;
+    canvas.height = 360;
+    const g = canvas.getContext('2d')!;
+    const recorder = new MediaRecorder(canvas.captureStream(25), { mimeType: 'video/webm' });
+    const chunks: Blob[] = [];
+    recorder.ondataavailable = (e) => chunks.push(e.data);
+    const stopped = new Promise((resolve) => (recorder.onstop = resolve));
+    recorder.start();
+    const t0 = performance.now();
+    await new Promise<void>((resolve) => {
+      const frame = () => {
+        const t = performance.now() - t0;
+        g.fillStyle = `hsl(${Math.round(t / 6)}, 70%, 45%)`;
+        g.fillRect(0, 0, 640, 360);
+        g.fillStyle = '#ffffff';
+        g.font = 'bold 64px sans-serif';
+        g.fillText('Teaser', 200, 200);
+        if (t < 1500) requestAnimationFrame(frame);
+        else resolve();
+      };
+      frame();
+    });
+    recorder.stop();
+    await stopped;
+    const bytes = new Uint8Array(await new Blob(chunks).arrayBuffer());
+    let text = '';
+    for (const b of bytes) text += String.fromCharCode(b);
+    return btoa(text);
+  });
+  return Buffer.from(base64, 'base64');
+}
 
 async function streamBytes(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];

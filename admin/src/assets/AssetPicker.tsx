@@ -184,7 +184,10 @@ export function AssetPickerDialog({ open, title, kinds, multiple, selected = [],
 
   const focusTile = (i: number) => {
     setActive(i);
-    requestAnimationFrame(() => grid.current?.querySelector<HTMLElement>(`[data-index="${i}"]`)?.focus());
+    const tile = () => grid.current?.querySelector<HTMLElement>(`[data-index="${i}"]`);
+    // At once when the tile is there (a key pressed right after must reach it), else once it is drawn.
+    if (tile()) tile()!.focus();
+    else requestAnimationFrame(() => tile()?.focus());
   };
 
   function pick(asset: AssetRecord) {

@@ -59,7 +59,8 @@ export function KindFilter({ source, alwaysOn }: FieldInputProps) {
       alwaysOn={alwaysOn}
       choices={ASSET_KINDS.map((k) => ({ id: k, name: translate(`ls.assets.kinds.${k}`) }))}
       format={kindOfTypes}
-      parse={(kind: string) => (kind ? typesOfKinds([kind]) : undefined)}
+      // '' clears the filter (react-admin's filter form keeps a previous value over an undefined one).
+      parse={(kind: string) => (kind ? typesOfKinds([kind]) : '')}
       emptyText="ls.assets.all_kinds"
       sx={{ minWidth: 160 }}
       data-testid="asset-kind-filter"

@@ -87,8 +87,8 @@ export function CodeQrPanel({ code, title }: { code: string; title?: string | nu
       <Typography sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 22, fontWeight: 700, letterSpacing: '0.12em' }} data-testid="code-value">
         {code}
       </Typography>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, flexWrap: 'wrap', justifyContent: 'center', maxWidth: '100%' }}>
-        <Link href={url} target="_blank" rel="noopener noreferrer" sx={{ fontFamily: 'monospace', fontSize: 13, wordBreak: 'break-all', minWidth: 0, textAlign: 'center' }} data-testid="code-player-url">
+      <Box sx={{ alignSelf: 'stretch', display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 0.5, minWidth: 0 }}>
+        <Link href={url} target="_blank" rel="noopener noreferrer" sx={{ display: 'block', maxWidth: '100%', fontFamily: 'monospace', fontSize: 13, overflowWrap: 'anywhere', textAlign: 'center' }} data-testid="code-player-url">
           {url}
         </Link>
         <CopyButton value={url} label={translate('ls.codes.player_address')} />

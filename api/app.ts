@@ -39,6 +39,8 @@ import { profileRouter } from './routes/profile.js';
 import { captureAppPages } from './routes/appPages.js';
 import { registerRouter } from './routes/register.js';
 import { playRouter } from './routes/play.js';
+import { playerPages } from './routes/playerPages.js';
+import { collectionRouter } from './routes/collection.js';
 
 export const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
 
@@ -113,6 +115,8 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   app.use('/storage', storagePublic());
   // The player's manifest and events: the code is the credential; no session, no CSRF (see the router).
   app.use('/api/1/play', playRouter());
+  // The totem player's pages and service worker: no session or CSRF cookie either (see the router).
+  app.use(playerPages(config.secureCookies));
 
   app.use(cookieParser());
   app.use(sessionMiddleware());
@@ -129,6 +133,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   api.use('/invite', inviteRouter());
   api.use(handoffRouter());
   api.use('/register', registerRouter());
+  api.use('/c', collectionRouter());
   api.get('/users/verify/:token', verifyEmail);
   api.use('/users/import', importRouter());
   api.use('/users', usersRouter());

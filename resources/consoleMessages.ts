@@ -55,6 +55,8 @@ export const CONSOLE_MESSAGES = {
   error_access_code_invalid: 'The access code is not correct',
   error_event_has_no_form: 'The event manager needs to create a details form',
   error_lead_incomplete: 'Please complete all mandatory fields',
+  // a collection's public page (api/routes/collection.ts; the page's copy is in admin/src/publicForm/texts.ts)
+  error_download_has_no_event: 'Downloads are not available yet: the event manager needs to link the download form to an event',
   // leads (api/console/leads.ts, scan.ts)
   error_transcription_needs_card: 'Only a lead with a card photo can wait for transcription',
   error_lead_already_registered: 'This e-mail address is already registered for the event',

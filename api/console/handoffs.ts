@@ -40,9 +40,8 @@ function handoffsQuery(db: Knex | Knex.Transaction, accountId: string): Knex.Que
 /**
  * handoffs (account-console.md): create checks the lead (of this account, else 404 like any parent from elsewhere) and
  * the representative (a member of the account, else 400 on ho_to_userid), stores the handoff with a hashed token and
- * mails the link, all in the create's one transaction: when the mail cannot be sent the 502
- * handoff_notification_failed rolls everything back, so nothing is stored. The group has no delete bit: the history
- * stays.
+ * mails the link once that is committed: when the mail cannot be sent the handoff is deleted again and the answer is
+ * 502 handoff_notification_failed, so nothing is kept. The group has no delete bit: the history stays.
  */
 export const handoffsHooks: ConsoleHooks = {
   query: (db, req) => handoffsQuery(db, accountOf(req)),
@@ -72,7 +71,20 @@ export const handoffsHooks: ConsoleHooks = {
         ho_token_hash: hashToken(token),
       })
       .returning(['ho_id']);
-    await mailHandoff(ctx(req), trx, req.account!, { to, sender: req.user!, lead, message, token });
-    return row.ho_id as string;
+    const app = ctx(req);
+    const id = row.ho_id as string;
+    return {
+      id,
+      // After the commit, so a slow mail server holds no transaction (on PGlite one would hold every request): a mail
+      // that cannot be sent takes the handoff away again (502 handoff_notification_failed, nothing kept).
+      afterCommit: async () => {
+        try {
+          await mailHandoff(app, app.db, req.account!, { to, sender: req.user!, lead, message, token });
+        } catch (err) {
+          await app.db('handoffs').where('ho_id', id).del();
+          throw err;
+        }
+      },
+    };
   },
 };

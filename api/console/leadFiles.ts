@@ -1,5 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import { Router, type Request, type Response } from 'express';
+import type { Knex } from 'knex';
+import type { AppContext } from '../context.js';
 import { ctx } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { requirePermission, requireUser, resolveAccount } from '../middleware/auth.js';
@@ -120,6 +122,7 @@ async function put(req: Request, res: Response): Promise<void> {
     if ((await detectType(body.subarray(0, 4100), body.length <= 4100)) !== type)
       throw new ApiError(415, 'file_content_mismatch', `The photo's bytes are not a ${type.slice(6).toUpperCase()} image`);
 
+    await sweepOrphanPhotos(app);
     const path = newLeadFilesPath(accountId);
     const created = await app.db.transaction(async (trx) => {
       const [row] = await trx('lead_files')
@@ -179,6 +182,42 @@ async function get(req: Request, res: Response): Promise<void> {
   } catch {
     body.destroy(); // the client went away
   }
+}
+
+/** A card photo no lead names is kept this long (its lead may still be on its way from an offline device). */
+export const ORPHAN_PHOTO_GRACE_MS = 7 * 86400_000;
+const SWEEP_BATCH = 25;
+
+/** Removes the bytes of deleted card photos; a failure is logged (a stray file is not worth a 500). */
+export async function removeLeadFileBytes(app: AppContext, files: { lf_id: string; lf_path: string }[]): Promise<void> {
+  const storage = storageOf(app);
+  for (const f of files) await storage.remove(objectKey(f.lf_path, f.lf_id)).catch((e) => app.log(`lead file ${f.lf_id}: ${e}`));
+}
+
+/**
+ * Deletes the card photos of leads that are being deleted (in the same transaction) and answers them, so their bytes
+ * can be removed once that commits: a deleted lead leaves no photo of a person behind.
+ */
+export async function deletePhotosOf(trx: Knex.Transaction, fileIds: (string | null | undefined)[]): Promise<{ lf_id: string; lf_path: string }[]> {
+  const ids = fileIds.filter((id): id is string => Boolean(id));
+  if (!ids.length) return [];
+  return trx('lead_files').whereIn('lf_id', ids).del().returning(['lf_id', 'lf_path']);
+}
+
+/**
+ * Card photos that no lead names, older than the grace period (a device uploaded them, then never sent its lead, or
+ * the lead was changed to other photos): a batch at a time, on each upload, like the media library's sweep.
+ */
+export async function sweepOrphanPhotos(app: AppContext): Promise<number> {
+  const { db } = app;
+  const orphan = (q: Knex.QueryBuilder) =>
+    q.whereNotExists((sub) => sub.select(db.raw('1')).from('leads').where((w) => w.whereRaw('leads.ld_front_fileid = lead_files.lf_id').orWhereRaw('leads.ld_back_fileid = lead_files.lf_id')));
+  const ids: string[] = await orphan(db('lead_files').where('lf_created_at', '<', new Date(Date.now() - ORPHAN_PHOTO_GRACE_MS))).limit(SWEEP_BATCH).pluck('lf_id');
+  if (!ids.length) return 0;
+  // The condition again in the delete: a lead that names a photo in between keeps it.
+  const stale: { lf_id: string; lf_path: string }[] = await orphan(db('lead_files').whereIn('lf_id', ids)).del().returning(['lf_id', 'lf_path']);
+  await removeLeadFileBytes(app, stale);
+  return stale.length;
 }
 
 /** The card photos of an account, mounted at /accounts/:accountId/lead-files. */

@@ -10,7 +10,7 @@ import { rejectNulBytes } from '../crud/router.js';
 import { elementsOf, leadFromAnswers, OWN_FIELDS } from '../services/leads.js';
 import { accountOf, checkReferences, invalid, type ConsoleHooks } from './generic.js';
 import { leadsCsvFromFilter } from './leadExport.js';
-import { leadFileUrl } from './leadFiles.js';
+import { deletePhotosOf, leadFileUrl, removeLeadFileBytes } from './leadFiles.js';
 import { consentTextFor } from '../../resources/consent.js';
 import { isEmail } from '../../resources/fields.js';
 import { resourceNamed } from '../../resources/index.js';
@@ -136,6 +136,13 @@ export const leadsHooks: ConsoleHooks = {
     return out;
   },
 
+  // A deleted lead takes its card photos with it (record now, bytes once committed).
+  async remove(trx, id, req) {
+    const [gone] = await scoped(trx, leads, accountOf(req)).where('ld_id', id).del().returning(['ld_front_fileid', 'ld_back_fileid']);
+    const photos = gone ? await deletePhotosOf(trx, [gone.ld_front_fileid, gone.ld_back_fileid]) : [];
+    return { afterCommit: () => removeLeadFileBytes(ctx(req), photos) };
+  },
+
   async create(trx, data, req) {
     const accountId = accountOf(req);
     const firstOf = async () => (data.ld_client_id ? await scoped(trx, leads, accountId).where('ld_client_id', data.ld_client_id as string).first('ld_id') : undefined);
@@ -246,15 +253,25 @@ export function leadsRoutes(router: Router): void {
     const { db } = ctx(req);
     const selected = applyFilters(scoped(db, leads, accountOf(req)), filter, leads, 'ld_id');
     let count: number;
+    let photos: { lf_id: string; lf_path: string }[] = [];
     try {
       if (action === 'delete') {
-        // As raw SQL: knex-pglite names a delete's result "DEL", so knex would not read its row count.
+        // One statement: the leads and their card photos (records), answering how many leads and which photos, whose
+        // bytes go once that is done. As raw SQL: knex-pglite names a delete's result "DEL", so knex would not read it.
         const { sql, bindings } = selected.del().toSQL();
-        count = Number(((await db.raw(sql, bindings as Knex.RawBinding[])) as { rowCount?: number }).rowCount ?? 0);
+        const { rows } = (await db.raw(
+          `with gone as (${sql} returning ld_front_fileid, ld_back_fileid),
+                photos as (delete from lead_files where lf_id in (select ld_front_fileid from gone union select ld_back_fileid from gone) returning lf_id, lf_path)
+           select (select count(*) from gone)::integer as count, coalesce((select json_agg(json_build_object('lf_id', lf_id, 'lf_path', lf_path)) from photos), '[]'::json) as photos`,
+          bindings as Knex.RawBinding[],
+        )) as { rows: { count: number; photos: { lf_id: string; lf_path: string }[] }[] };
+        count = Number(rows[0].count);
+        photos = rows[0].photos;
       } else count = await selected.update({ ld_is_valid: action === 'valid', ld_updated_at: db.fn.now() });
     } catch (err) {
       throw filterValueError(err);
     }
+    await removeLeadFileBytes(ctx(req), photos);
     res.json({ count: Number(count) });
   });
 }

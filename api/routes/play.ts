@@ -3,7 +3,7 @@ import { ctx } from '../context.js';
 import { ApiError, validate } from '../errors.js';
 import { jsonBody } from '../middleware/body.js';
 import { rejectNulBytes } from '../crud/router.js';
-import { manifestFor, playEventsSchema, recordPlayEvents } from '../services/player.js';
+import { encodedBody, manifestFor, playEventsSchema, recordPlayEvents } from '../services/player.js';
 
 /**
  * The player's API (account-console.md: Player), mounted at /api/1/play before any session work: the code is the
@@ -23,12 +23,19 @@ export function playRouter(): Router {
     if (!manifest) throw unknown();
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('ETag', manifest.etag);
+    res.setHeader('Vary', 'Accept-Encoding');
     const inm = req.headers['if-none-match'];
     if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === manifest.etag)) {
       res.status(304).end();
       return;
     }
-    res.type('application/json').send(manifest.body);
+    res.type('application/json');
+    // compressed once per cached manifest, not per request (compression leaves an encoded body alone); brotli first
+    const encoding = req.acceptsEncodings('br') ? 'br' : req.acceptsEncodings('gzip') ? 'gzip' : undefined;
+    if (encoding) {
+      res.setHeader('Content-Encoding', encoding);
+      res.send(await encodedBody(manifest, encoding));
+    } else res.send(manifest.body);
   });
 
   router.post('/:code/events', jsonBody({ limit: '256kb' }), async (req, res) => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Router, type Response } from 'express';
 import { PROJECT_ROOT } from '../paths.js';
 import { isUuid } from '../../resources/checks.js';
+import { COLLECTION_TOKEN_RE } from '../services/collectionPage.js';
 
 /** The public form page's HTML (admin/public-form.html, built by admin/vite.public-form.config.ts). */
 export const PUBLIC_FORM_HTML = path.join(PROJECT_ROOT, 'admin', 'dist', 'public-form.html');
@@ -40,7 +41,7 @@ const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>Leadstage</titl
 /**
  * The pages of the public form entry: the console's preview of a form style,
  * GET /preview/form-styles/{accountId}/{styleId}?form={formId}&view=form|thanks, and the registration page
- * GET /register/{eventId}. The HTML is the same static page for everyone; what it shows comes from the API (the
+ * GET /register/{eventId}, and a collection's page GET /c/{co_token}. The HTML is the same static page for everyone; what it shows comes from the API (the
  * console's with the visitor's own session, or the public registration API), so it needs none here.
  */
 export function publicPagesRouter(storageOrigins: string[], upgradeInsecure: boolean): Router {
@@ -59,5 +60,7 @@ export function publicPagesRouter(storageOrigins: string[], upgradeInsecure: boo
   });
   // The registration page: its data comes from GET /api/1/register/{eventId}; a malformed id is a 404 page.
   router.get('/register/:eventId', (req, res) => page(res, isUuid(req.params.eventId) ? 200 : 404));
+  // A collection's public page: its data comes from GET /api/1/c/{token}; a malformed token is a 404 page.
+  router.get('/c/:token', (req, res) => page(res, COLLECTION_TOKEN_RE.test(req.params.token) ? 200 : 404));
   return router;
 }

@@ -23,19 +23,18 @@ interface Person {
 const fullName = (p: Person) => [p.u_first_name, p.u_last_name].filter((v) => v && v.trim()).join(' ') || p.u_email;
 
 /**
- * Mails the representative the handoff link with the account's `handoff` template, else the built-in one. Runs on the
- * create's transaction: when the mail cannot be sent this throws 502 handoff_notification_failed and the caller's
- * transaction rolls back, so nothing is stored.
+ * Mails the representative the handoff link with the account's `handoff` template, else the built-in one. When the mail
+ * cannot be sent this throws 502 handoff_notification_failed (the caller then takes the handoff away again).
  */
 export async function mailHandoff(
   app: AppContext,
-  trx: Knex.Transaction,
+  db: Knex | Knex.Transaction,
   account: { a_id: string; a_name: string },
   input: { to: Person; sender: Person; lead: Row; message: string | null; token: string },
 ): Promise<void> {
   const { to, sender, lead } = input;
   try {
-    await sendAccountMail(app, trx, account, 'handoff', to.u_email, {
+    await sendAccountMail(app, db, account, 'handoff', to.u_email, {
       first_name: to.u_first_name || to.u_email,
       last_name: to.u_last_name ?? '',
       lead_first_name: (lead.ld_first_name as string | null) ?? '',

@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { onWrite } from '../db/writes.js';
@@ -32,6 +34,26 @@ export interface Manifest {
   etag: string;
   accountId: string;
   codeId: string;
+  /** The body compressed, made once per cached manifest and encoding (see encodedBody). */
+  encoded?: Partial<Record<ManifestEncoding, Promise<Buffer>>>;
+}
+
+export type ManifestEncoding = 'br' | 'gzip';
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+// Brotli's quality 1 is both smaller and faster here than gzip's default level (bench/README.md, "Player").
+const ENCODERS: Record<ManifestEncoding, (body: string) => Promise<Buffer>> = {
+  br: (body) => brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  gzip: (body) => gzip(body),
+};
+
+/**
+ * The manifest's body compressed, once per cached manifest: a large group's manifest is about a megabyte of JSON, whose
+ * compression (5 to 10 ms) would otherwise be paid by every player that fetches it after a change.
+ */
+export function encodedBody(m: Manifest, encoding: ManifestEncoding): Promise<Buffer> {
+  m.encoded ??= {};
+  return (m.encoded[encoding] ??= ENCODERS[encoding](m.body));
 }
 
 const pick = (row: Row, keys: string[]): Row => Object.fromEntries(keys.map((k) => [k, row[k] ?? null]));
@@ -39,6 +61,9 @@ const VARIANT_KEYS = ['v_id', 'v_name', 'v_title', 'v_x', 'v_y', 'v_width', 'v_h
 const SLIDE_KEYS = ['sl_id', 'sl_name', 'sl_title', 'sl_subtitle', 'sl_order', 'sl_duration_ms', 'sl_bgcolor'];
 const LAYER_KEYS = ['ly_id', 'ly_title', 'ly_type', 'ly_assetid', 'ly_x', 'ly_y', 'ly_width', 'ly_height', 'ly_iframe_url', 'ly_collectionid', 'ly_download_formid', 'ly_form_styleid', 'ly_qr_fg', 'ly_qr_bg', 'ly_hotspot_carouselid', 'ly_muted', 'ly_loop', 'ly_autoplay', 'ly_pausable'];
 const ASSET_KEYS = ['as_id', 'as_name', 'as_title', 'as_type', 'as_size', 'as_sha256', 'as_version', 'url', 'thumbnail_url', 'kind'];
+/** Only the columns a manifest sends are read (see GraphColumns). */
+const MANIFEST_COLUMNS = { carousels: ['c_id', 'c_name', 'c_title'], variants: VARIANT_KEYS, slides: SLIDE_KEYS, layers: [...LAYER_KEYS, 'ly_order'] };
+const ASSET_COLUMNS = ASSET_KEYS.filter((k) => k.startsWith('as_'));
 
 function carouselOut(g: CarouselGraph): Row {
   return {
@@ -61,7 +86,7 @@ export async function carouselsManifest(db: Knex, accountId: string, order: stri
   const graphs = new Map<string, CarouselGraph>();
   let wanted = [...order, ...(standby ? [standby] : [])];
   for (let depth = 0; depth <= HOTSPOT_DEPTH && wanted.length; depth++) {
-    const fetched = await carouselGraphs(db, accountId, wanted.filter((id) => !graphs.has(id)));
+    const fetched = await carouselGraphs(db, accountId, wanted.filter((id) => !graphs.has(id)), MANIFEST_COLUMNS);
     for (const [id, g] of fetched) graphs.set(id, g);
     const next = new Set<string>();
     for (const g of fetched.values())
@@ -70,7 +95,7 @@ export async function carouselsManifest(db: Knex, accountId: string, order: stri
   }
   const collectionIds: string[] = [];
   for (const g of graphs.values()) for (const s of g.slides) for (const list of Object.values(s.layers)) for (const l of list) if (l.ly_collectionid) collectionIds.push(String(l.ly_collectionid));
-  const [assetMap, collectionMap] = await Promise.all([assetsById(db, accountId, assetIdsOf(graphs.values())), collectionsById(db, accountId, collectionIds)]);
+  const [assetMap, collectionMap] = await Promise.all([assetsById(db, accountId, assetIdsOf(graphs.values()), ASSET_COLUMNS), collectionsById(db, accountId, collectionIds)]);
   return {
     carousel_ids: order.filter((id) => graphs.has(id)),
     standby_carouselid: standby && graphs.has(standby) ? standby : null,

@@ -245,8 +245,10 @@ describe('the public page texts', () => {
       }
       for (const key of TEXT_KEYS) expect(texts.renderer[key], `${locale} ${key}`).toBe(lookup(messages as unknown as Messages, textKey(key)));
     }
+    // words Dutch shares with English
+    const same = new Set(['logo', 'collection_title', 'kind_video', 'kind_audio', 'kind_pdf']);
     for (const key of Object.keys(PUBLIC_TEXTS.en.page) as (keyof typeof PUBLIC_TEXTS.en.page)[]) {
-      if (key !== 'logo') expect(PUBLIC_TEXTS.nl.page[key], key).not.toBe(PUBLIC_TEXTS.en.page[key]);
+      if (!same.has(key)) expect(PUBLIC_TEXTS.nl.page[key], key).not.toBe(PUBLIC_TEXTS.en.page[key]);
     }
   });
 });

@@ -657,6 +657,54 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
       expect((await refused.json()).code).toBe('file_type_not_allowed');
     });
 
+    it('deleting leads (one, or a filter in bulk) deletes their card photos, records and bytes; others stay', async () => {
+      const keyOf = async (id: string) => {
+        const row = await t.db('lead_files').where('lf_id', id).first('lf_path');
+        return `${String(row.lf_path).slice(1)}/${id}`;
+      };
+      const card = async (name: string) => {
+        const front = await photo();
+        const back = await photo();
+        const res = await create(memberOfA, { ld_source: 'card', ld_front_fileid: front, ld_back_fileid: back, ld_answers: { first_name: name } });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        return { id: String(res.body.id), files: [front, back], keys: [await keyOf(front), await keyOf(back)] };
+      };
+      const one = await card('Photoone');
+      const bulkA = await card('Photobulk');
+      const bulkB = await card('Photobulk');
+      const kept = await card('Photokept');
+      const gone = async (c: { files: string[]; keys: string[] }) => {
+        expect(await t.db('lead_files').whereIn('lf_id', c.files).count({ n: '*' }).first().then((r) => Number(r?.n))).toBe(0);
+        const keys = await storedKeys(t);
+        for (const k of c.keys) expect(keys).not.toContain(k);
+      };
+      expect((await memberOfA.delete(`${path()}/${one.id}`)).status).toBe(200);
+      await gone(one);
+      const res = await memberOfA.post(`${path()}/bulk`, { filter: { q: 'photobulk' }, action: 'delete' });
+      expect(res.body).toEqual({ count: 2 });
+      await gone(bulkA);
+      await gone(bulkB);
+      expect(await stored(kept.id)).toBeDefined();
+      const keys = await storedKeys(t);
+      for (const k of kept.keys) expect(keys).toContain(k);
+      expect((await memberOfA.get(filePath(kept.files[0]))).status).toBe(200);
+    });
+
+    it('photos no lead names are swept a week after their upload (on a later upload); a photo in use never is', async () => {
+      const orphan = await photo();
+      const young = await photo();
+      const used = await photo();
+      expect((await create(memberOfA, { ld_source: 'card', ld_front_fileid: used, ld_answers: {} })).status).toBe(201);
+      const longAgo = new Date(Date.now() - 8 * 86400_000);
+      await t.db('lead_files').whereIn('lf_id', [orphan, used]).update({ lf_created_at: longAgo });
+      const orphanKey = `${String((await t.db('lead_files').where('lf_id', orphan).first('lf_path')).lf_path).slice(1)}/${orphan}`;
+      await photo(); // any upload sweeps a batch
+      expect(await t.db('lead_files').where('lf_id', orphan).first()).toBeUndefined();
+      expect(await storedKeys(t)).not.toContain(orphanKey);
+      expect(await t.db('lead_files').where('lf_id', young).first()).toBeDefined();
+      expect(await t.db('lead_files').where('lf_id', used).first()).toBeDefined();
+    });
+
     it("another account's id: 404 on PUT and GET, its bytes untouched", async () => {
       const id = await photo(memberOfB, b);
       const put = await putLeadFile(memberOfA, a, id, PNG, 'image/png');

@@ -177,11 +177,17 @@ describeEachDb('statistics: leads and plays by group, zero-filled days, CSV equa
     }
   });
 
-  it('plays: the right shape with no rows until the player reports plays (issue 10), as JSON and CSV', async () => {
+  it('plays with none reported: every day (or week) of the range at zero, no carousel, slide or code rows; as JSON and CSV', async () => {
     for (const group of ['day', 'week', 'carousel', 'slide', 'code']) {
       const res = await root.get(url({ ...range, group }, a, 'plays'));
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ kind: 'plays', ...range, group, measures: ['plays', 'hotspot_taps', 'qr_shows'], rows: [], totals: { plays: 0, hotspot_taps: 0, qr_shows: 0 } });
+      expect(res.body).toMatchObject({ kind: 'plays', ...range, group, measures: ['plays', 'hotspot_taps', 'qr_shows'], totals: { plays: 0, hotspot_taps: 0, qr_shows: 0 } });
+      if (group === 'day' || group === 'week') {
+        expect(res.body.rows.map((r: Row) => r.key)).toEqual(
+          group === 'day' ? ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08', '2026-03-09', '2026-03-10'] : ['2026-03-02', '2026-03-09'],
+        );
+        for (const row of res.body.rows) expect(row).toMatchObject({ plays: 0, hotspot_taps: 0, qr_shows: 0 });
+      } else expect(res.body.rows).toEqual([]);
     }
     const csv = await root.get(url({ ...range, group: 'carousel', format: 'csv' }, a, 'plays'));
     expect(csv.text).toBe('\uFEFFkey,label,plays,hotspot_taps,qr_shows\r\n');

@@ -4,6 +4,8 @@ import type { PublicFormData } from './model';
 import { loadPreview, PreviewLoadError, previewRoute, stylesheetUrl, type PreviewRoute } from './preview';
 import { registerEventId } from './register';
 import { RegistrationPage } from './RegistrationPage';
+import { CollectionPage } from './CollectionPage';
+import { collectionToken, layerOf } from './collection';
 import { pickLocale, translator, type PublicLocale, type PublicTextKey } from './texts';
 import './publicForm.css';
 
@@ -63,16 +65,18 @@ function Preview({ route, locale, onLocale }: { route: PreviewRoute; locale: Pub
 
 /**
  * The public form entry (public-form.html): picks the page from the address: the console's preview of a form style
- * (/preview/form-styles/…) or the registration page (/register/{eventId}).
+ * (/preview/form-styles/…), the registration page (/register/{eventId}) or a collection's page (/c/{co_token}).
  */
 export function PublicFormApp({ pathname, search }: { pathname: string; search: string }) {
   const [locale, setLocale] = useState<PublicLocale>(() => pickLocale(search, storedLocale(), typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language])));
   const [route] = useState(() => previewRoute(pathname, search));
   const [eventId] = useState(() => registerEventId(pathname));
+  const [collection] = useState(() => collectionToken(pathname));
   useEffect(() => {
     document.documentElement.lang = locale;
   }, [locale]);
   if (eventId) return <RegistrationPage eventId={eventId} locale={locale} onLocale={setLocale} />;
+  if (collection) return <CollectionPage token={collection} layer={layerOf(search)} locale={locale} onLocale={setLocale} />;
   if (!route) return <Status locale={locale} text="not_found" />;
   return <Preview route={route} locale={locale} onLocale={setLocale} />;
 }

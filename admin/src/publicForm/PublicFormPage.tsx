@@ -31,10 +31,16 @@ export interface PublicFormPageProps {
    * no-form messages, its access-code step).
    */
   replaceForm?: ReactNode;
+  /** The submit button's word (default "Register"). */
+  submitLabel?: string;
+  /** Shown below the form's card, in the page (a collection's assets). */
+  children?: ReactNode;
+  /** Another class on the page's root (a collection's wider page). */
+  className?: string;
 }
 
 /** Loads the style's fonts with the FontFace API (no <style> text, so the page's CSP needs no inline styles). */
-function useStyleFonts(data: PublicFormData, assetUrl: PublicFormPageProps['assetUrl']): string | undefined {
+export function useStyleFonts(data: PublicFormData, assetUrl: PublicFormPageProps['assetUrl']): string | undefined {
   const style = data.style;
   const urls = [style?.st_font_1, style?.st_font_2, style?.st_font_3].map((id) => (id && assetUrl ? assetUrl(id) : undefined));
   const key = urls.join('|');
@@ -54,7 +60,7 @@ function useStyleFonts(data: PublicFormData, assetUrl: PublicFormPageProps['asse
   return families.length ? `${families.join(', ')}, system-ui, sans-serif` : undefined;
 }
 
-function Logo({ assetId, assetUrl, label }: { assetId?: string | null; assetUrl: PublicFormPageProps['assetUrl']; label: string }) {
+export function Logo({ assetId, assetUrl, label }: { assetId?: string | null; assetUrl: PublicFormPageProps['assetUrl']; label: string }) {
   if (!assetId) return null;
   const url = assetUrl?.(assetId);
   if (url) return <img className="ls-public-logo" src={url} alt={label} />;
@@ -71,7 +77,7 @@ function Description({ text, className }: { text?: string; className: string }) 
  * shared by the console's preview and the registration page. Class names `ls-public-*` and the custom properties
  * `--ls-form-*` are what a style's custom CSS themes.
  */
-export function PublicFormPage({ data, view = 'form', locale, onLocale, stylesheetHref, assetUrl, preview = false, onSubmit, replaceForm }: PublicFormPageProps) {
+export function PublicFormPage({ data, view = 'form', locale, onLocale, stylesheetHref, assetUrl, preview = false, onSubmit, replaceForm, submitLabel, children, className }: PublicFormPageProps) {
   const t = translator(locale);
   const elements = useMemo(() => data.form?.elements ?? [], [data.form]);
   const [answers, setAnswers] = useState<Record<string, unknown>>(() => defaultAnswers(elements));
@@ -162,7 +168,7 @@ export function PublicFormPage({ data, view = 'form', locale, onLocale, styleshe
   const rootStyle = font ? ({ '--ls-form-font': font } as CSSProperties) : undefined;
 
   return (
-    <div className={`ls-public ls-public--${shown}`} style={rootStyle} data-preview={preview ? 'true' : undefined}>
+    <div className={`ls-public ls-public--${shown}${className ? ` ${className}` : ''}`} style={rootStyle} data-preview={preview ? 'true' : undefined}>
       {stylesheetHref ? <link rel="stylesheet" href={stylesheetHref} data-ls-custom-css="" /> : null}
       {preview ? (
         <p className="ls-public-preview-note" role="note">
@@ -233,24 +239,31 @@ export function PublicFormPage({ data, view = 'form', locale, onLocale, styleshe
                   </label>
                 </div>
                 <button type="submit" className="ls-public-submit" onClick={onSubmitClick} disabled={sending} aria-busy={sending || undefined}>
-                  {sending ? t('submitting') : t('submit')}
+                  {sending ? t('submitting') : (submitLabel ?? t('submit'))}
                 </button>
               </form>
             )}
           </section>
         )}
+        {children}
       </main>
-      {onLocale ? (
-        <footer className="ls-public-footer">
-          <nav aria-label={t('language')} className="ls-public-languages">
-            {(Object.keys(LOCALE_NAMES) as PublicLocale[]).map((l) => (
-              <button key={l} type="button" lang={l} className="ls-public-language" aria-pressed={l === locale} onClick={() => onLocale(l)}>
-                {LOCALE_NAMES[l]}
-              </button>
-            ))}
-          </nav>
-        </footer>
-      ) : null}
+      {onLocale ? <LanguageFooter locale={locale} onLocale={onLocale} /> : null}
     </div>
+  );
+}
+
+/** The language switch at the foot of a public page. */
+export function LanguageFooter({ locale, onLocale }: { locale: PublicLocale; onLocale: (locale: PublicLocale) => void }) {
+  const t = translator(locale);
+  return (
+    <footer className="ls-public-footer">
+      <nav aria-label={t('language')} className="ls-public-languages">
+        {(Object.keys(LOCALE_NAMES) as PublicLocale[]).map((l) => (
+          <button key={l} type="button" lang={l} className="ls-public-language" aria-pressed={l === locale} onClick={() => onLocale(l)}>
+            {LOCALE_NAMES[l]}
+          </button>
+        ))}
+      </nav>
+    </footer>
   );
 }

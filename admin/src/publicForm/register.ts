@@ -36,7 +36,7 @@ export class RegisterError extends Error {
 
 const base = (eventId: string) => `/api/1/register/${eventId}`;
 
-async function errorOf(res: Response): Promise<RegisterError> {
+export async function errorOf(res: Response): Promise<RegisterError> {
   const body = (await res.json().catch(() => null)) as { code?: unknown; fields?: unknown } | null;
   const fields = body?.fields && typeof body.fields === 'object' ? (body.fields as Record<string, string>) : undefined;
   return new RegisterError(res.status, typeof body?.code === 'string' ? body.code : '', fields);
@@ -52,29 +52,36 @@ export async function loadRegistration(eventId: string, accessCode?: string, fet
 export const stylesheetHref = (eventId: string) => `${base(eventId)}/style.css`;
 
 /**
- * POST the answers; 201 → the lead's id. A 403 csrf_invalid (the cookie expired or changed) fetches the page's data
- * again, which hands out a fresh cookie, and tries once more.
+ * POSTs JSON with the CSRF header of the page's cookie and answers the response (2xx) or throws a RegisterError. A 403
+ * csrf_invalid (the cookie expired or changed) fetches `reloadUrl` (the page's data) again, which hands out a fresh
+ * cookie, and tries once more. The registration and the collection page share it.
  */
-export async function submitRegistration(
-  eventId: string,
-  submission: PublicSubmission & { access_code?: string; lang: PublicLocale },
-  fetcher: typeof fetch = fetch,
-): Promise<string> {
+export async function postWithCsrf(url: string, body: unknown, reloadUrl: string, fetcher: typeof fetch = fetch): Promise<Response> {
   const send = () => {
     const headers: Record<string, string> = { Accept: 'application/json', 'Content-Type': 'application/json' };
     const token = readCookie(CSRF_COOKIE);
     if (token) headers[CSRF_HEADER] = token;
-    return fetcher(base(eventId), { method: 'POST', credentials: 'same-origin', headers, body: JSON.stringify(submission) });
+    return fetcher(url, { method: 'POST', credentials: 'same-origin', headers, body: JSON.stringify(body) });
   };
   let res = await send();
   if (res.status === 403) {
     const failure = await errorOf(res.clone());
     if (failure.code === 'csrf_invalid') {
-      await fetcher(base(eventId), { credentials: 'same-origin', headers: { Accept: 'application/json' } }).catch(() => undefined);
+      await fetcher(reloadUrl, { credentials: 'same-origin', headers: { Accept: 'application/json' } }).catch(() => undefined);
       res = await send();
     }
   }
   if (!res.ok) throw await errorOf(res);
+  return res;
+}
+
+/** POST the answers; 201 → the lead's id. */
+export async function submitRegistration(
+  eventId: string,
+  submission: PublicSubmission & { access_code?: string; lang: PublicLocale },
+  fetcher: typeof fetch = fetch,
+): Promise<string> {
+  const res = await postWithCsrf(base(eventId), submission, base(eventId), fetcher);
   const body = (await res.json()) as { id: string };
   return body.id;
 }

@@ -42,6 +42,23 @@ const en = {
   error_event_has_no_form: 'The event manager needs to create a details form',
   error_lead_incomplete: 'Please complete all mandatory fields',
   error_too_many_attempts: 'Too many attempts, please wait a few minutes and try again',
+  // a collection's page (/c/{token}); error_download_has_no_event equals the console's (resources/consoleMessages.ts)
+  collection_title: 'Downloads',
+  collection_files: 'Files',
+  collection_empty: 'There is nothing in this collection yet.',
+  download: 'Download',
+  open_file: 'Open',
+  download_locked: 'Send the form above to download',
+  download_submit: 'Send and download',
+  downloads_ready: 'Thank you! Your downloads are ready.',
+  download_send_failed: 'Your details could not be sent. Please check your connection and try again.',
+  error_download_has_no_event: 'Downloads are not available yet: the event manager needs to link the download form to an event',
+  kind_image: 'Image',
+  kind_video: 'Video',
+  kind_audio: 'Audio',
+  kind_pdf: 'PDF',
+  kind_font: 'Font',
+  kind_other: 'File',
 } satisfies Record<string, string> & Record<AnswerError, string>;
 
 export type PublicTextKey = keyof typeof en;
@@ -79,6 +96,22 @@ const nl: Record<PublicTextKey, string> = {
   error_event_has_no_form: 'De evenementbeheerder moet nog een gegevensformulier maken',
   error_lead_incomplete: 'Vul alle verplichte velden in',
   error_too_many_attempts: 'Te veel pogingen, wacht een paar minuten en probeer het opnieuw',
+  collection_title: 'Downloads',
+  collection_files: 'Bestanden',
+  collection_empty: 'Deze verzameling is nog leeg.',
+  download: 'Downloaden',
+  open_file: 'Openen',
+  download_locked: 'Verstuur het formulier hierboven om te downloaden',
+  download_submit: 'Versturen en downloaden',
+  downloads_ready: 'Bedankt! Uw downloads staan klaar.',
+  download_send_failed: 'Uw gegevens konden niet worden verzonden. Controleer uw verbinding en probeer het opnieuw.',
+  error_download_has_no_event: 'Downloads zijn nog niet beschikbaar: de evenementbeheerder moet het downloadformulier nog aan een evenement koppelen',
+  kind_image: 'Afbeelding',
+  kind_video: 'Video',
+  kind_audio: 'Audio',
+  kind_pdf: 'PDF',
+  kind_font: 'Lettertype',
+  kind_other: 'Bestand',
 };
 
 const nlRenderer: RendererTexts = {

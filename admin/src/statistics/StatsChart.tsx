@@ -50,7 +50,8 @@ export function StatsChart({ rows, labelOf, measures, group, ariaLabel }: { rows
           yAxis={[{ width: 'auto', valueFormatter: countFormatter }]}
           // Straight segments: a smoothed curve would draw values between days that were never counted.
           series={series(rows).map((s) => ({ ...s, curve: 'linear' as const, showMark: rows.length <= 62, area: measures.length === 1 }))}
-          margin={{ right: 16 }}
+          // Room for half of the last tick's date (centred on the right edge), which 16 px cut off at 375 px.
+          margin={{ right: 28 }}
           sx={{ '& .MuiLineChart-area': { fillOpacity: 0.16 } }}
         />
       </Box>

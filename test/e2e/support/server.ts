@@ -12,6 +12,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const DIST_INDEX = path.join(ROOT, 'admin', 'dist', 'index.html');
 const DIST_PUBLIC_FORM = path.join(ROOT, 'admin', 'dist', 'public-form.html');
 const DIST_CAPTURE_APP = path.join(ROOT, 'admin', 'dist', 'app.html');
+const DIST_PLAYER = path.join(ROOT, 'admin', 'dist', 'player.html');
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -22,16 +23,16 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Builds admin/dist (the admin, the public form page, the capture app) when missing or older than its sources (once per run). */
+/** Builds admin/dist (the admin, the public form page, the capture app, the player) when missing or older than its sources (once per run). */
 export function ensureAdminBuilt(): void {
   const sources = Math.max(
     newestMtime(path.join(ROOT, 'admin', 'src')),
     newestMtime(path.join(ROOT, 'resources')),
-    ...['index.html', 'public-form.html', 'app.html', 'vite.config.ts', 'vite.public-form.config.ts', 'vite.app.config.ts'].map((f) => fs.statSync(path.join(ROOT, 'admin', f)).mtimeMs),
+    ...['index.html', 'public-form.html', 'app.html', 'player.html', 'vite.config.ts', 'vite.public-form.config.ts', 'vite.app.config.ts', 'vite.player.config.ts'].map((f) => fs.statSync(path.join(ROOT, 'admin', f)).mtimeMs),
   );
-  const built = [DIST_INDEX, DIST_PUBLIC_FORM, DIST_CAPTURE_APP].every((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs >= sources);
+  const built = [DIST_INDEX, DIST_PUBLIC_FORM, DIST_CAPTURE_APP, DIST_PLAYER].every((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs >= sources);
   if (built) return;
-  for (const config of ['admin/vite.config.ts', 'admin/vite.public-form.config.ts', 'admin/vite.app.config.ts']) {
+  for (const config of ['admin/vite.config.ts', 'admin/vite.public-form.config.ts', 'admin/vite.app.config.ts', 'admin/vite.player.config.ts']) {
     const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', config, '--logLevel', 'warn'], {
       cwd: ROOT,
       encoding: 'utf8',

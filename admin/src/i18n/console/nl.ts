@@ -75,6 +75,7 @@ const consoleNl: ConsoleMessages = {
   error_access_code_invalid: 'De toegangscode klopt niet',
   error_event_has_no_form: 'De evenementbeheerder moet nog een gegevensformulier maken',
   error_lead_incomplete: 'Vul alle verplichte velden in',
+  error_download_has_no_event: 'Downloads zijn nog niet beschikbaar: de evenementbeheerder moet het downloadformulier nog aan een evenement koppelen',
   // leads
   error_transcription_needs_card: 'Alleen een lead met een foto van een visitekaartje kan op overtypen wachten',
   error_lead_already_registered: 'Dit e-mailadres is al ingeschreven voor het evenement',

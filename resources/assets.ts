@@ -15,7 +15,10 @@ export const THUMB_TYPES = ['image/jpeg', 'image/webp', 'image/png'];
 export const THUMB_MAX_BYTES = 512 * 1024;
 
 /** The kinds of asset the screens and the player tell apart. */
-export function assetKind(type: string): 'image' | 'video' | 'audio' | 'pdf' | 'font' | 'other' {
+export const ASSET_KINDS = ['image', 'video', 'audio', 'pdf', 'font'] as const;
+export type AssetKind = (typeof ASSET_KINDS)[number] | 'other';
+
+export function assetKind(type: string): AssetKind {
   if (type.startsWith('image/')) return 'image';
   if (type.startsWith('video/')) return 'video';
   if (type.startsWith('audio/')) return 'audio';
@@ -76,6 +79,11 @@ export type AssetFileInput = z.infer<typeof assetFileSchema>;
 /** The public URL of an asset's current bytes (immutable: a replacement has a new file id and version). */
 export function assetUrl(a: { as_path: string; as_fileid: string; as_version: number }): string {
   return `/storage${a.as_path}/${a.as_fileid}?v=${a.as_version}`;
+}
+
+/** The types of the given kinds (a list filter: filter.as_type = these). */
+export function typesOfKinds(kinds: readonly string[]): string[] {
+  return ASSET_TYPES.filter((t) => kinds.includes(assetKind(t)));
 }
 
 export function assetThumbUrl(a: { as_path: string; as_thumb_fileid: string | null }): string | null {

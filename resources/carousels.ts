@@ -47,7 +47,7 @@ export const variants = defineAccountResource({
     v_navigation_enabled: { kind: 'boolean', default: false },
     ...Object.fromEntries(
       NAV_BUTTONS.flatMap((b) => [
-        [`v_${b}_assetid`, { kind: 'asset' as const, reference: 'assets' }],
+        [`v_${b}_assetid`, { kind: 'asset' as const, reference: 'assets', assetKinds: ['image'] }],
         [`v_${b}_x`, px()],
         [`v_${b}_y`, px()],
       ]),
@@ -88,7 +88,7 @@ export const layers = defineAccountResource({
     ly_variantid: { kind: 'reference', reference: 'variants', required: true, createOnly: true, filter: true },
     ly_title: { kind: 'text', list: true },
     ly_type: { kind: 'enum', options: LAYER_TYPES, required: true, list: true, filter: true },
-    ly_assetid: { kind: 'asset', reference: 'assets', showWhen: { field: 'ly_type', values: ['image', 'video'] } },
+    ly_assetid: { kind: 'asset', reference: 'assets', assetKinds: ['image', 'video'], showWhen: { field: 'ly_type', values: ['image', 'video'] } },
     ly_order: { kind: 'number', integer: true, min: 0, max: 1_000_000, formHidden: true },
     ly_x: px({ default: 0 }),
     ly_y: px({ default: 0 }),

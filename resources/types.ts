@@ -28,6 +28,8 @@ export interface FieldMeta {
   /** reference/asset: the resource the id points to (same account), and the column it matches (default its key). */
   reference?: string;
   referenceKey?: string;
+  /** asset: the kinds of asset it may name (image, video, audio, pdf, font: resources/assets.ts assetKind), for the picker; any when unset. */
+  assetKinds?: readonly string[];
   /** The field names the record's parent (a child resource filtered by it); a parent from elsewhere answers 404. */
   parent?: boolean;
   required?: boolean;

@@ -35,7 +35,7 @@ export function memoryData(tables: Record<string, Row[]>) {
   const calls: { method: string; resource: string; params: unknown }[] = [];
   const provider: DataProvider = {
     async getList(resource, params) {
-      const rows = (tables[resource] ?? []).filter((r) => Object.entries(params.filter ?? {}).every(([k, v]) => k === 'q' || r[k] === v));
+      const rows = (tables[resource] ?? []).filter((r) => Object.entries(params.filter ?? {}).every(([k, v]) => k === 'q' || (Array.isArray(v) ? v.includes(r[k]) : r[k] === v)));
       return { data: rows as never[], total: rows.length };
     },
     async getOne(resource, params) {

@@ -24,4 +24,12 @@ export const CONSOLE_SCREENS: Record<string, ResourceScreens> = {
   'form-styles': { edit: lazy(() => import('../formStyles/FormStyleEdit')) },
   leads: { list: lazy(() => import('../leads/LeadList')), edit: lazy(() => import('../leads/LeadEdit')) },
   'mail-templates': { create: lazy(() => import('../mailTemplates/MailTemplateCreate')), edit: lazy(() => import('../mailTemplates/MailTemplateEdit')) },
+  assets: {
+    list: lazy(() => import('../assets/AssetList')),
+    create: lazy(() => import('../assets/AssetCreate')),
+    edit: lazy(() => import('../assets/AssetEdit')),
+  },
+  collections: { create: lazy(() => import('../collections/CollectionCreate')), edit: lazy(() => import('../collections/CollectionEdit')) },
+  'carousel-groups': { create: lazy(() => import('../carouselGroups/CarouselGroupCreate')), edit: lazy(() => import('../carouselGroups/CarouselGroupEdit')) },
+  codes: { list: lazy(() => import('../codes/CodeList')), create: lazy(() => import('../codes/CodeCreate')), edit: lazy(() => import('../codes/CodeEdit')) },
 };

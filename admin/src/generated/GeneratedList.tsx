@@ -6,7 +6,7 @@ import { Button, DataTable, FilterButton, LinkBase, List, SimpleList, TopToolbar
 import type { FieldMeta, ResourceDeclaration } from '../../../resources/types';
 import { PAGE_SIZE, SinglePagePagination, useSearchFilters } from '../layout/lists';
 import { ListEmpty } from '../layout/ListEmpty';
-import { kindOf } from './kinds';
+import { kindOf, type FieldInputProps } from './kinds';
 import type { CellProps } from './cells';
 import { titleField, titleOf } from './rules';
 import { useResourceAccess } from './access';
@@ -24,17 +24,19 @@ function AddButton({ decl }: { decl: ResourceDeclaration }) {
 /** The list's filters: the prefix search (when the resource has search fields), then one per `filter: true` field. */
 const NO_FILTERS: ReactElement[] = [];
 
-function useFilters(decl: ResourceDeclaration, extra: ReactElement[] = NO_FILTERS) {
+const NO_FILTER_INPUTS: Record<string, ComponentType<FieldInputProps>> = {};
+
+function useFilters(decl: ResourceDeclaration, extra: ReactElement[] = NO_FILTERS, inputs: Record<string, ComponentType<FieldInputProps>> = NO_FILTER_INPUTS) {
   const search = useSearchFilters();
   return useMemo(() => {
     const filters = Object.entries(decl.fields ?? {})
       .filter(([, m]) => m.filter && !m.parent)
       .map(([source, meta]) => {
-        const { Filter } = kindOf(meta);
-        return <Filter key={source} source={source} meta={{ ...meta, required: false }} decl={decl} mode="update" label={meta.label} />;
+        const Filter = inputs[source] ?? kindOf(meta).Filter;
+        return <Filter key={source} source={source} meta={{ ...meta, required: false }} decl={decl} mode="update" label={meta.label} alwaysOn={!!inputs[source]} />;
       });
     return [...(decl.search.length ? search : []), ...filters, ...extra];
-  }, [decl, search, extra]);
+  }, [decl, search, extra, inputs]);
 }
 
 export interface GeneratedListProps {
@@ -49,6 +51,8 @@ export interface GeneratedListProps {
   phoneColumns?: string[];
   /** Filters beyond the declared ones (e.g. a date range); a stable array (module level or memoised). */
   extraFilters?: ReactElement[];
+  /** Declared filters drawn otherwise than by their kind, shown at once (e.g. an asset's type as a kind); a stable object. */
+  filterInputs?: Record<string, ComponentType<FieldInputProps>>;
   /** More buttons in the list's toolbar, inside the list context (e.g. actions on everything the filter matches). */
   toolbarExtra?: ReactNode;
   /** A phone row's title, where the declaration's words need the reader's language (e.g. a lead with no name yet). */
@@ -60,11 +64,11 @@ export interface GeneratedListProps {
  * filters, 25 rows a page and no pager for one page, rows that open the record only with the update or delete bit, and
  * the create button only with the create bit. Below 768 px the rows become a simple list.
  */
-export function GeneratedList({ decl, cells = {}, rowActions: RowActions, createAction, phoneColumns, extraFilters, toolbarExtra, primaryText: PrimaryText }: GeneratedListProps) {
+export function GeneratedList({ decl, cells = {}, rowActions: RowActions, createAction, phoneColumns, extraFilters, filterInputs, toolbarExtra, primaryText: PrimaryText }: GeneratedListProps) {
   const small = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'));
   const createPath = useCreatePath();
   const { canCreate, canUpdate, canDelete } = useResourceAccess(decl.name);
-  const filters = useFilters(decl, extraFilters);
+  const filters = useFilters(decl, extraFilters, filterInputs);
   const canOpen = canUpdate || canDelete;
   const link = (r: RaRecord) => (canOpen ? createPath({ type: 'edit', resource: decl.name, id: r.id }) : false);
   const columns = Object.entries(decl.fields ?? {}).filter(([, m]) => m.list);
@@ -74,7 +78,8 @@ export function GeneratedList({ decl, cells = {}, rowActions: RowActions, create
   const secondary = phoneColumns
     ? columns.filter(([f]) => phoneColumns.includes(f))
     : columns.filter(([f, m]) => f !== title && !['boolean', 'secret', 'json'].includes(m.kind)).slice(0, 2);
-  const hasFilters = filters.length > (decl.search.length ? 1 : 0);
+  // The filter menu offers the filters not shown at once (the search always is).
+  const hasFilters = filters.some((f) => !(f.props as { alwaysOn?: boolean }).alwaysOn);
   const create = createAction !== undefined ? createAction : canCreate ? <AddButton decl={decl} /> : null;
   return (
     <List

@@ -1,5 +1,5 @@
-import type { ComponentType, ReactNode } from 'react';
-import { BooleanInput, DateInput, DateTimeInput, NullableBooleanInput, NumberInput, TextInput, useTranslate } from 'react-admin';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { BooleanInput, DateInput, DateTimeInput, FieldTitle, LoadingInput, NullableBooleanInput, NumberInput, TextInput, useTranslate } from 'react-admin';
 import type { FieldKind, FieldMeta, ResourceDeclaration } from '../../../resources/types';
 import type { FormMode } from './rules';
 import { ColourInput, EnumInput, JsonInput, ReferenceInput, SecretInput } from './inputs';
@@ -95,9 +95,24 @@ function EmailText(props: FieldInputProps) {
   return <PlainText {...props} type="email" />;
 }
 
-function AssetId(props: FieldInputProps) {
-  const translate = useTranslate();
-  return <PlainText {...props} helperText={props.helperText ?? translate('ls.generated.asset_hint', { _: 'The id of an asset' })} />;
+/* The asset picker and cell (thumbnails, the picker's dialog) load with the first form or list that has an asset field. */
+const LazyAssetInput = lazy(() => import('../assets/AssetPicker').then((m) => ({ default: m.AssetInput })));
+const LazyAssetCell = lazy(() => import('../assets/assetCells').then((m) => ({ default: m.AssetCell })));
+
+function AssetInput(props: FieldInputProps) {
+  return (
+    <Suspense fallback={<LoadingInput label={<FieldTitle label={props.label} source={props.source} resource={props.decl.name} />} fullWidth />}>
+      <LazyAssetInput {...props} />
+    </Suspense>
+  );
+}
+
+function AssetCell(props: CellProps) {
+  return (
+    <Suspense fallback={<MonoCell {...props} />}>
+      <LazyAssetCell {...props} />
+    </Suspense>
+  );
 }
 
 /**
@@ -117,7 +132,7 @@ export const KINDS: Record<FieldKind, KindUi> = {
   identifier: { Input: IdentifierText, Cell: MonoCell, Filter: PlainText },
   enum: { Input: EnumInput, Cell: EnumCell, Filter: EnumInput },
   reference: { Input: ReferenceInput, Cell: ReferenceCell, Filter: ReferenceInput },
-  asset: { Input: AssetId, Cell: MonoCell, Filter: PlainText },
+  asset: { Input: AssetInput, Cell: AssetCell, Filter: PlainText },
   secret: { Input: SecretInput, Cell: SecretCell, Filter: PlainText, wide: true },
   json: { Input: JsonInput, Cell: JsonCell, Filter: PlainText, wide: true },
 };

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
+import { readQrCodes } from './support/qr';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './support/api';
@@ -71,12 +71,8 @@ function pixel(png: Buffer, x: number, y: number): Rgb {
 const near = (a: Rgb, b: Rgb, tolerance = 40) => a.every((v, i) => Math.abs(v - b[i]) <= tolerance);
 const hex = (c: string): Rgb => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)) as unknown as Rgb;
 
-/** Every QR code ZXing finds in a PNG. */
-async function decodeQr(png: Buffer): Promise<string[]> {
-  const img = decodePng(png);
-  const found = await readBarcodes({ data: img.data, width: img.width, height: img.height, colorSpace: 'srgb' } as unknown as ImageData, { formats: ['QRCode'] });
-  return found.map((f) => f.text);
-}
+/** Every QR code ZXing finds in a PNG screenshot. */
+const decodeQr = readQrCodes;
 
 describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
   let server: E2eServer;
@@ -205,7 +201,6 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
 
   beforeAll(async () => {
     ensureAdminBuilt();
-    await prepareZXingModule({ overrides: { wasmBinary: fs.readFileSync(path.join(ROOT, 'node_modules/zxing-wasm/dist/reader/zxing_reader.wasm')).buffer as ArrayBuffer }, fireImmediately: true });
     [server, browser] = await Promise.all([startServer({}, { postgres: true }), launch()]);
     proxy = await startTcpProxy({ host: '127.0.0.1', port: Number(new URL(server.baseUrl).port) });
     origin = `http://127.0.0.1:${proxy.port}`;

@@ -24,4 +24,5 @@ export const CONSOLE_SCREENS: Record<string, ResourceScreens> = {
   'form-styles': { edit: lazy(() => import('../formStyles/FormStyleEdit')) },
   leads: { list: lazy(() => import('../leads/LeadList')), edit: lazy(() => import('../leads/LeadEdit')) },
   'mail-templates': { create: lazy(() => import('../mailTemplates/MailTemplateCreate')), edit: lazy(() => import('../mailTemplates/MailTemplateEdit')) },
+  carousels: { create: lazy(() => import('../carouselEditor/CarouselCreate')), edit: lazy(() => import('../carouselEditor/CarouselEdit')) },
 };

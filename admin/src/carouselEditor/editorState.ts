@@ -137,9 +137,11 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     case 'slides':
       return { ...state, slides: action.slides };
     case 'slideSaved': {
-      const id = action.slide.sl_id;
+      // (the data provider's record carries its key as `id` too)
+      const id = action.slide.sl_id ?? action.slide.id;
+      const saved = { ...action.slide, sl_id: id };
       const exists = state.slides.some((s) => s.sl_id === id);
-      const slides = exists ? state.slides.map((s) => (s.sl_id === id ? { ...s, ...action.slide } : s)) : [...state.slides, action.slide];
+      const slides = exists ? state.slides.map((s) => (s.sl_id === id ? { ...s, ...saved } : s)) : [...state.slides, saved];
       return { ...state, slides, slideId: exists ? state.slideId : String(id), selected: exists ? state.selected : null };
     }
     case 'slideRemoved': {
@@ -151,9 +153,10 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return { ...state, slides, layers, slideId, selected: state.slideId === action.slideId ? null : state.selected, undo: prune(state.undo, keep), redo: prune(state.redo, keep) };
     }
     case 'variantSaved': {
-      const id = action.variant.v_id;
+      const id = action.variant.v_id ?? action.variant.id;
+      const saved = { ...action.variant, v_id: id };
       const exists = state.variants.some((v) => v.v_id === id);
-      const variants = sortVariants(exists ? state.variants.map((v) => (v.v_id === id ? { ...v, ...action.variant } : v)) : [...state.variants, action.variant]);
+      const variants = sortVariants(exists ? state.variants.map((v) => (v.v_id === id ? { ...v, ...saved } : v)) : [...state.variants, saved]);
       return { ...state, variants, variantId: exists ? state.variantId : String(id), selected: exists ? state.selected : null };
     }
     case 'variantRemoved': {

@@ -128,8 +128,8 @@ const tables = (): Record<string, Row[]> => ({
   ],
   forms: [],
   'form-styles': [],
-  variants: [],
-  slides: [],
+  variants: graph().variants.map((v) => ({ ...v, id: v.v_id })),
+  slides: graph().slides.map(({ layers, ...sl }) => ({ ...sl, id: sl.sl_id })),
 });
 
 beforeEach(() => {
@@ -419,7 +419,7 @@ describe('carousel editor', () => {
     expect(within(ui.inspector()).getByRole('combobox', { name: 'Collection' }).textContent).toBe('Brochures');
   }, 60_000);
 
-  it('reorders slides by keyboard (one PUT /slides/order) and deletes a slide after a confirmation', async () => {
+  it('reorders slides by keyboard (one PUT /slides/order), deletes a slide after a confirmation and edits one', async () => {
     const ui = await renderEditor();
     const handle = screen.getByRole('button', { name: 'Move Contact' });
     handle.focus();
@@ -428,12 +428,21 @@ describe('carousel editor', () => {
     expect(ui.writes()[0]).toEqual({ method: 'PUT', path: `${base}/slides/order`, body: { ids: [S3, S1, S2] } });
     await waitFor(() => expect(screen.getAllByTestId('ce-slide').map((b) => b.querySelector('.ce-slide-title')!.textContent)).toEqual(['1. Contact', '2. Welcome', '3. Products']));
 
-    await ui.user.click(screen.getByRole('button', { name: 'Actions for Products' }));
-    await ui.user.click(await screen.findByRole('menuitem', { name: 'Delete slide' }));
+    await ui.user.click(screen.getAllByTestId('ce-slide')[2]);
+    await ui.user.click(screen.getByRole('button', { name: 'Delete the slide Products' }));
     const confirm = await screen.findByRole('dialog', { name: 'Delete the slide "Products"?' });
     await ui.user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.getAllByTestId('ce-slide')).toHaveLength(2));
     expect(ui.writes()[1]).toEqual({ method: 'DELETE', path: `${base}/slides/${S2}`, body: undefined });
+    // the next slide is chosen; editing it opens its generated form with what is stored
+    expect(screen.getAllByTestId('ce-slide')[1].getAttribute('aria-current')).toBe('true');
+    await ui.user.click(screen.getByRole('button', { name: 'Edit the slide Welcome' }));
+    const edit = await screen.findByRole('dialog', { name: 'Edit the slide "Welcome"' });
+    await waitFor(() => expect(within(edit).getByRole('textbox', { name: 'Subtitle' })).toHaveProperty('value', 'Hall 1'));
+    await ui.user.type(within(edit).getByRole('textbox', { name: 'Subtitle' }), ', stand 4');
+    await ui.user.click(within(edit).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.getAllByTestId('ce-slide')[1].textContent).toContain('Hall 1, stand 4'));
+    expect(ui.data.calls.at(-1)).toMatchObject({ method: 'update', resource: 'slides', params: { id: S1, data: expect.objectContaining({ sl_subtitle: 'Hall 1, stand 4' }) } });
   });
 
   it('adds a slide and a variant with the generated forms of their declarations, through the data provider', async () => {

@@ -252,6 +252,8 @@ export function CarouselEditor({ accountId, carouselId, canEdit, api: givenApi }
 
   const change = useCallback((group: string, layers: Layer[], options: { selected?: string | null; merge?: string; delay?: number } = {}) => {
     syncDelay.current = options.delay ?? 0;
+    // the toast's undo is for the delete it names, not for what came after
+    setDeletedToast(null);
     dispatch({ type: 'change', group, layers, selected: options.selected, merge: options.merge, at: Date.now() });
   }, []);
 
@@ -625,9 +627,8 @@ export function CarouselEditor({ accountId, carouselId, canEdit, api: givenApi }
       <IconButton size="small" aria-label={t('delete_layer')} title={t('delete_keys')} disabled={!selectedLayer} onClick={() => selectedLayer && onDelete(selectedLayer.key)}>
         <DeleteIcon fontSize="small" />
       </IconButton>
-      <span className="ce-spacer" />
       {size ? (
-        <span className="ce-muted" data-testid="ce-scale">
+        <span className="ce-scale" data-testid="ce-scale">
           {t('canvas.size', { width: size.width, height: size.height, percent: Math.round(scale * 100) })}
         </span>
       ) : null}
@@ -635,7 +636,7 @@ export function CarouselEditor({ accountId, carouselId, canEdit, api: givenApi }
   ) : null;
 
   const canvasPanel = (
-    <section className="ce-panel" aria-label={t('canvas.title')}>
+    <section className="ce-panel ce-panel--canvas" aria-label={t('canvas.title')}>
       {toolbar}
       <div className="ce-room" ref={roomRef}>
         {!variant ? (
@@ -681,7 +682,7 @@ export function CarouselEditor({ accountId, carouselId, canEdit, api: givenApi }
   );
 
   const layerList = (
-    <section className="ce-panel" aria-labelledby="ce-layers-heading">
+    <section className="ce-panel ce-panel--list" aria-labelledby="ce-layers-heading">
       <div className="ce-panel-head">
         <h2 id="ce-layers-heading" className="ce-heading">
           {t('layers.title')} <span className="ce-count">({layers.length})</span>
@@ -756,21 +757,34 @@ export function CarouselEditor({ accountId, carouselId, canEdit, api: givenApi }
       {!canEdit ? <p className="ce-muted">{t('read_only')}</p> : null}
       {variantBar}
       <div className="ce-grid">
-        {slidesPanel}
+        {/* the two lists to pick from on the left (wide), the layer's fields and the preview on the right */}
+        {wide ? (
+          <div className="ce-lists">
+            {slidesPanel}
+            {layerList}
+          </div>
+        ) : (
+          slidesPanel
+        )}
         {canvasPanel}
         <div className="ce-side">
-          {wide || !medium ? (
+          {wide ? (
             <>
-              {layerList}
               {inspector}
+              {preview}
+            </>
+          ) : medium ? (
+            <>
+              <div className="ce-lists">
+                {layerList}
+                {inspector}
+              </div>
               {preview}
             </>
           ) : (
             <>
-              <div style={{ display: 'flex', flexDirection: 'column', gap: 16, minWidth: 0 }}>
-                {layerList}
-                {inspector}
-              </div>
+              {layerList}
+              {inspector}
               {preview}
             </>
           )}

@@ -52,7 +52,7 @@ export const LayerInspector = memo(function LayerInspector({ layer, canEdit, ser
           <Icon fontSize="small" aria-hidden="true" />
           <span style={{ overflowWrap: 'anywhere' }}>{layerName(layer, t)}</span>
         </h2>
-        <span className="ce-muted">{t(`types.${type}`)}</span>
+        {layerName(layer, t) !== t(`types.${type}`) ? <span className="ce-muted">{t(`types.${type}`)}</span> : null}
       </div>
       {fields.filter(([f]) => f === 'ly_title').map(field)}
       {fields.filter(([f]) => !GEOMETRY.has(f) && f !== 'ly_title').map(field)}

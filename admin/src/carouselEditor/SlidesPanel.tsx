@@ -1,10 +1,8 @@
-import { memo, useState } from 'react';
+import { memo } from 'react';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import AddIcon from '@mui/icons-material/Add';
-import MoreVertIcon from '@mui/icons-material/MoreVert';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import EditIcon from '@mui/icons-material/EditOutlined';
 import { SortableList } from '../layout/SortableList';
 import type { Row } from './layerModel';
 import type { T } from './Canvas';
@@ -30,11 +28,11 @@ const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
 /**
  * The carousel's slides in playing order: select one to edit its layers, drag the handle or move it by keyboard
- * (the shared sortable list: Space lifts, arrows move, Space drops; one PUT /slides/order), add, and per slide a
- * menu to edit its title, subtitle, duration and colour or to delete it.
+ * (the shared sortable list: Space lifts, arrows move, Space drops; one PUT /slides/order), add, and for the chosen
+ * slide edit (title, subtitle, duration, colour) and delete. (No buttons per row: the column stays narrow, so the
+ * canvas beside it gets the room.)
  */
 export const SlidesPanel = memo(function SlidesPanel({ slides, selected, canEdit, defaultDurationMs, t, onSelect, onAdd, onEdit, onDelete, onOrder }: SlidesPanelProps) {
-  const [menu, setMenu] = useState<{ anchor: HTMLElement; id: string } | null>(null);
   const items: SlideItem[] = slides.map((s) => ({ ...s, id: String(s.sl_id) }));
   const title = (s: Row) => String(s.sl_title ?? '').trim() || t('slides.untitled');
   const meta = (s: Row) => {
@@ -42,8 +40,9 @@ export const SlidesPanel = memo(function SlidesPanel({ slides, selected, canEdit
     const duration = ms !== null ? t('slides.seconds', { seconds: seconds(ms) }) : defaultDurationMs !== null ? t('slides.default_seconds', { seconds: seconds(defaultDurationMs) }) : '';
     return [s.sl_subtitle ? String(s.sl_subtitle) : '', duration].filter(Boolean).join(' · ');
   };
+  const current = slides.find((s) => String(s.sl_id) === selected);
   return (
-    <section className="ce-panel" aria-labelledby="ce-slides-heading">
+    <section className="ce-panel ce-panel--list" aria-labelledby="ce-slides-heading">
       <div className="ce-panel-head">
         <h2 id="ce-slides-heading" className="ce-heading">
           {t('slides.title')} <span className="ce-count">({slides.length})</span>
@@ -66,41 +65,25 @@ export const SlidesPanel = memo(function SlidesPanel({ slides, selected, canEdit
           testId="ce-slides"
           renderRow={(s, index) => (
             <div className="ce-slide">
-              <button type="button" className="ce-slide-select" aria-current={s.id === selected ? 'true' : undefined} onClick={() => onSelect(s.id)} data-testid="ce-slide">
+              <button type="button" className="ce-slide-select" aria-current={s.id === selected ? 'true' : undefined} onClick={() => onSelect(s.id)} title={title(s)} data-testid="ce-slide">
                 <span className="ce-slide-title">
                   {index + 1}. {title(s)}
                 </span>
                 {meta(s) ? <span className="ce-slide-meta">{meta(s)}</span> : null}
               </button>
-              {canEdit ? (
-                <IconButton size="small" aria-label={t('slides.actions', { name: title(s) })} aria-haspopup="menu" onClick={(e) => setMenu({ anchor: e.currentTarget, id: s.id })}>
-                  <MoreVertIcon fontSize="small" />
-                </IconButton>
-              ) : null}
             </div>
           )}
         />
       )}
-      {menu ? (
-        <Menu anchorEl={menu.anchor} open onClose={() => setMenu(null)}>
-          <MenuItem
-            onClick={() => {
-              setMenu(null);
-              onEdit(menu.id);
-            }}
-          >
+      {canEdit && current ? (
+        <div className="ce-slide-actions">
+          <Button size="small" startIcon={<EditIcon />} onClick={() => onEdit(String(current.sl_id))} aria-label={t('slides.edit_named', { name: title(current) })}>
             {t('slides.edit')}
-          </MenuItem>
-          <MenuItem
-            sx={{ color: 'error.main' }}
-            onClick={() => {
-              setMenu(null);
-              onDelete(menu.id);
-            }}
-          >
+          </Button>
+          <Button size="small" color="error" startIcon={<DeleteIcon />} onClick={() => onDelete(String(current.sl_id))} aria-label={t('slides.delete_named', { name: title(current) })}>
             {t('slides.delete')}
-          </MenuItem>
-        </Menu>
+          </Button>
+        </div>
       ) : null}
     </section>
   );

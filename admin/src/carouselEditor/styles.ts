@@ -13,11 +13,12 @@ export const MEDIUM_FROM = 600;
 export const editorStyles = (theme: Theme): SystemStyleObject<Theme> => ({
   position: 'relative',
   '& .ce-sr': { position: 'absolute', width: '1px', height: '1px', padding: 0, margin: '-1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap', border: 0 },
-  '& .ce-grid': { display: 'grid', gap: 2, gridTemplateColumns: 'minmax(0, 1fr)', alignItems: 'start' },
-  '&.ce-root--medium .ce-grid': { gridTemplateColumns: 'minmax(180px, 220px) minmax(0, 1fr)' },
-  '&.ce-root--medium .ce-side': { gridColumn: '1 / -1', display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 2, alignItems: 'start' },
-  '&.ce-root--wide .ce-grid': { gridTemplateColumns: 'minmax(170px, 210px) minmax(0, 1fr) minmax(250px, 300px)' },
-  '& .ce-side': { display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 },
+  // (the canvas takes what the lists and the inspector leave: they stay narrow)
+  '& .ce-grid': { display: 'grid', gap: 1.5, gridTemplateColumns: 'minmax(0, 1fr)', alignItems: 'start' },
+  '&.ce-root--medium .ce-grid': { gridTemplateColumns: 'minmax(160px, 200px) minmax(0, 1fr)' },
+  '&.ce-root--medium .ce-side': { gridColumn: '1 / -1', display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 1.5, alignItems: 'start' },
+  '&.ce-root--wide .ce-grid': { gridTemplateColumns: 'minmax(160px, 190px) minmax(0, 1fr) minmax(230px, 270px)' },
+  '& .ce-side, & .ce-lists': { display: 'flex', flexDirection: 'column', gap: 1.5, minWidth: 0 },
   '& .ce-panel': {
     border: `1px solid ${theme.palette.divider}`,
     borderRadius: `${theme.shape.borderRadius}px`,
@@ -25,6 +26,8 @@ export const editorStyles = (theme: Theme): SystemStyleObject<Theme> => ({
     padding: 1.5,
     minWidth: 0,
   },
+  '& .ce-panel--list': { padding: 1 },
+  '& .ce-slide-actions': { display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', gap: 0.5, mt: 1 },
   '& .ce-panel-head': { display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 1, mb: 1, flexWrap: 'wrap' },
   '& .ce-heading': { fontSize: '1rem', fontWeight: 600, margin: 0 },
   '& .ce-count': { fontWeight: 400, color: theme.palette.text.secondary },
@@ -61,8 +64,10 @@ export const editorStyles = (theme: Theme): SystemStyleObject<Theme> => ({
   '& .ce-slide-meta': { display: 'block', fontSize: '0.75rem', color: theme.palette.text.secondary, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
 
   // the canvas
+  '& .ce-panel--canvas': { padding: 1 },
   '& .ce-toolbar': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 0.5, mb: 1 },
-  '& .ce-room': { position: 'relative', padding: '12px', background: theme.palette.mode === 'dark' ? theme.palette.grey[900] : theme.palette.grey[200], borderRadius: `${theme.shape.borderRadius}px`, overflow: 'auto' },
+  '& .ce-scale': { fontSize: '0.75rem', color: theme.palette.text.secondary, whiteSpace: 'nowrap', ml: 'auto' },
+  '& .ce-room': { position: 'relative', padding: '8px', background: theme.palette.mode === 'dark' ? theme.palette.grey[900] : theme.palette.grey[200], borderRadius: `${theme.shape.borderRadius}px`, overflow: 'auto' },
   '& .ce-stage': { position: 'relative', margin: '0 auto', touchAction: 'none', userSelect: 'none', outline: 'none' },
   '& .ce-stage:focus-visible': { outline: `2px solid ${theme.palette.primary.main}`, outlineOffset: 4 },
   '& .ce-clip': { position: 'absolute', inset: 0, overflow: 'hidden', boxShadow: theme.shadows[3] },
@@ -107,8 +112,9 @@ export const editorStyles = (theme: Theme): SystemStyleObject<Theme> => ({
     touchAction: 'none',
   },
   '& .ce-guide': { position: 'absolute', pointerEvents: 'none', background: theme.palette.secondary.main, zIndex: 4 },
-  '& .ce-guide--x': { top: -12, bottom: -12, width: 1 },
-  '& .ce-guide--y': { left: -12, right: -12, height: 1 },
+  // (sx reads 1 as 100 %: pixels as strings)
+  '& .ce-guide--x': { top: '-8px', bottom: '-8px', width: '1px' },
+  '& .ce-guide--y': { left: '-8px', right: '-8px', height: '1px' },
   '& .ce-placeholder': {
     width: '100%',
     height: '100%',
@@ -125,9 +131,11 @@ export const editorStyles = (theme: Theme): SystemStyleObject<Theme> => ({
     overflow: 'hidden',
     wordBreak: 'break-word',
   },
-  '& .ce-iframe': { background: 'rgba(25, 118, 210, 0.18)', border: '2px solid rgba(25, 118, 210, 0.9)', color: '#0d2a4a' },
-  '& .ce-hotspot': { background: 'rgba(255, 193, 7, 0.18)', border: '2px dashed #f5a623', color: '#5c3d00' },
-  '& .ce-noasset': { background: 'rgba(127, 127, 127, 0.25)', border: '1px dashed rgba(127,127,127,0.8)', color: '#444' },
+  // (white words with a shadow read on any slide, light or dark)
+  '& .ce-iframe, & .ce-hotspot, & .ce-noasset': { color: '#ffffff', textShadow: '0 1px 2px rgba(0, 0, 0, 0.9)' },
+  '& .ce-iframe': { background: 'rgba(25, 118, 210, 0.35)', border: '2px solid rgba(66, 165, 245, 0.95)' },
+  '& .ce-hotspot': { background: 'rgba(255, 193, 7, 0.22)', border: '2px dashed #ffb300' },
+  '& .ce-noasset': { background: 'rgba(127, 127, 127, 0.45)', border: '1px dashed rgba(255, 255, 255, 0.7)' },
   '& .ce-video-badge': { position: 'absolute', right: 4, bottom: 4, background: 'rgba(0,0,0,0.6)', color: '#fff', borderRadius: '50%', width: 22, height: 22, display: 'grid', placeItems: 'center' },
   '& .ce-empty-canvas': { padding: 3, textAlign: 'center' },
 

@@ -68,7 +68,8 @@ describe.skipIf(!HAS_CHROMIUM)('carousel editor in the browser', () => {
 
   beforeAll(async () => {
     ensureAdminBuilt();
-    server = await startServer();
+    // (on a PostgreSQL database of its own when TEST_DATABASE_URL is set)
+    server = await startServer({}, { postgres: true });
     root = new ApiClient(server.baseUrl);
     await root.login(server.adminEmail, server.adminPassword);
     account = (await root.create<{ id: string }>('/accounts', { a_name: 'Carousel e2e', a_is_enabled: true })).id;

@@ -32,4 +32,5 @@ export const CONSOLE_SCREENS: Record<string, ResourceScreens> = {
   collections: { create: lazy(() => import('../collections/CollectionCreate')), edit: lazy(() => import('../collections/CollectionEdit')) },
   'carousel-groups': { create: lazy(() => import('../carouselGroups/CarouselGroupCreate')), edit: lazy(() => import('../carouselGroups/CarouselGroupEdit')) },
   codes: { list: lazy(() => import('../codes/CodeList')), create: lazy(() => import('../codes/CodeCreate')), edit: lazy(() => import('../codes/CodeEdit')) },
+  carousels: { create: lazy(() => import('../carouselEditor/CarouselCreate')), edit: lazy(() => import('../carouselEditor/CarouselEdit')) },
 };

@@ -43,6 +43,8 @@ export interface GeneratedFormProps {
   aside?: ReactNode;
   /** More toolbar buttons, after cancel. */
   toolbarExtra?: ReactNode;
+  /** Cancel calls this instead of going back (a form in a dialog). */
+  onCancel?: () => void;
   /** The delete button's label and its confirmation (default: react-admin's delete texts). */
   deleteLabel?: string;
   deleteConfirmTitle?: string;
@@ -96,7 +98,7 @@ function GeneratedField({ decl, source, meta, mode, disabled, override }: { decl
   return meta.showWhen ? <WhenShown meta={meta}>{cell}</WhenShown> : cell;
 }
 
-function GeneratedToolbar({ decl, canSave, canDelete, backTo, toolbarExtra, deleteLabel, deleteConfirmTitle, deleteConfirmContent, deleteSuccessMessage, staticToolbar }: Omit<GeneratedFormProps, 'mode'>) {
+function GeneratedToolbar({ decl, canSave, canDelete, backTo, toolbarExtra, onCancel, deleteLabel, deleteConfirmTitle, deleteConfirmContent, deleteSuccessMessage, staticToolbar }: Omit<GeneratedFormProps, 'mode'>) {
   const translate = useTranslate();
   const record = useRecordContext();
   const resource = useResourceContext() ?? decl.name;
@@ -105,10 +107,16 @@ function GeneratedToolbar({ decl, canSave, canDelete, backTo, toolbarExtra, dele
   return (
     <Toolbar sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', ...(staticToolbar ? { '&.RaToolbar-mobileToolbar': { position: 'static' } } : {}) }}>
       {canSave && <SaveButton alwaysEnable />}
-      <Button component={LinkBase} to={back} data-testid="cancel">
-        {/* Nothing to cancel on a form that cannot be saved: it only goes back. */}
-        {canSave ? translate('ra.action.cancel') : translate('ls.generated.back', { _: 'Back' })}
-      </Button>
+      {onCancel ? (
+        <Button onClick={onCancel} data-testid="cancel">
+          {translate('ra.action.cancel')}
+        </Button>
+      ) : (
+        <Button component={LinkBase} to={back} data-testid="cancel">
+          {/* Nothing to cancel on a form that cannot be saved: it only goes back. */}
+          {canSave ? translate('ra.action.cancel') : translate('ls.generated.back', { _: 'Back' })}
+        </Button>
+      )}
       {toolbarExtra}
       <Box sx={{ flex: 1 }} />
       {canDelete && record?.id !== undefined && (

@@ -1,0 +1,61 @@
+import { api, ApiRequestError } from '../providers/http';
+import type { CarouselGraph } from './editorState';
+import type { LayerOp, Row } from './layerModel';
+
+/** The carousel editor's calls (account-console.md section 3: carousels, variants, slides, layers). */
+export interface CarouselEditorApi {
+  /** GET /carousels/{id}/graph: the carousel, its variants, slides in order with their layers per variant, their assets. */
+  graph(): Promise<CarouselGraph>;
+  /** One stored step of a layer edit (create, update, delete, or PUT /layers/order for one slide in one variant). */
+  runLayerOp(op: LayerOp, ids: Map<string, string>): Promise<void>;
+  /** PUT /slides/order: every slide of the carousel in the new order. */
+  orderSlides(ids: string[]): Promise<Row[]>;
+  removeSlide(id: string): Promise<void>;
+  removeVariant(id: string): Promise<void>;
+}
+
+/** The id of a layer key, or a clear failure (a call for a layer that was never stored cannot be made). */
+function idOf(ids: Map<string, string>, key: string): string {
+  const id = ids.get(key);
+  if (!id) throw new Error(`layer ${key} is not stored`);
+  return id;
+}
+
+export function carouselEditorApi(accountId: string, carouselId: string): CarouselEditorApi {
+  const base = `/accounts/${encodeURIComponent(accountId)}`;
+  const layers = `${base}/layers`;
+  return {
+    graph: () => api<CarouselGraph>(`${base}/carousels/${encodeURIComponent(carouselId)}/graph`),
+    async runLayerOp(op, ids) {
+      switch (op.kind) {
+        case 'create': {
+          const record = await api<Row>(layers, { method: 'POST', body: op.values });
+          ids.set(op.key, String(record.ly_id ?? record.id));
+          return;
+        }
+        case 'update':
+          await api(`${layers}/${encodeURIComponent(idOf(ids, op.key))}`, { method: 'PUT', body: op.patch });
+          return;
+        case 'delete':
+          try {
+            await api(`${layers}/${encodeURIComponent(idOf(ids, op.key))}`, { method: 'DELETE' });
+          } catch (e) {
+            // already gone (deleted elsewhere): what the delete wanted
+            if (!(e instanceof ApiRequestError && e.status === 404)) throw e;
+          }
+          ids.delete(op.key);
+          return;
+        case 'order':
+          await api(`${layers}/order`, { method: 'PUT', body: { ids: op.keys.map((k) => idOf(ids, k)) } });
+          return;
+      }
+    },
+    orderSlides: (ids) => api<Row[]>(`${base}/slides/order`, { method: 'PUT', body: { ids } }),
+    removeSlide: async (id) => {
+      await api(`${base}/slides/${encodeURIComponent(id)}`, { method: 'DELETE' });
+    },
+    removeVariant: async (id) => {
+      await api(`${base}/variants/${encodeURIComponent(id)}`, { method: 'DELETE' });
+    },
+  };
+}

@@ -87,10 +87,11 @@ export function AssetPicker({ value, onChange, kinds, label, helperText, error, 
       <Box
         role="group"
         aria-labelledby={label ? labelId : undefined}
-        sx={{ display: 'flex', alignItems: 'center', gap: 1.5, p: 1, border: 1, borderColor: error ? 'error.main' : 'divider', borderRadius: 1, minWidth: 0, opacity: disabled ? 0.6 : 1 }}
+        // In a narrow column (the carousel editor's inspector) the buttons wrap below rather than squeeze the title.
+        sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, p: 1, border: 1, borderColor: error ? 'error.main' : 'divider', borderRadius: 1, minWidth: 0, opacity: disabled ? 0.6 : 1 }}
       >
         <AssetThumb asset={chosen} size={56} />
-        <Box sx={{ flex: 1, minWidth: 0 }}>
+        <Box sx={{ flex: '1 1 120px', minWidth: 0 }}>
           <Typography variant="body2" sx={{ fontWeight: value ? 500 : 400, overflowWrap: 'anywhere' }} color={value && !missing ? 'text.primary' : 'text.secondary'} data-testid="asset-picker-title">
             {!value ? translate('ls.assets.picker.none') : chosen ? chosen.as_title : missing ? translate('ls.assets.picker.missing') : '…'}
           </Typography>

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import Box from '@mui/material/Box';
+import { FileDropZone } from '../layout/FileDropZone';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -60,10 +61,8 @@ export function AssetUploader({ accountId, onUploaded, deps }: { accountId: stri
   const [locale] = useLocaleState();
   const [items, setItems] = useState<QueueItem[]>([]);
   const [busy, setBusy] = useState(false);
-  const [dragging, setDragging] = useState(false);
   // The summary and "clear" appear once an upload has run (a file refused on arrival is not a finished upload).
   const [ran, setRan] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
   const latest = useRef<QueueItem[]>([]);
   latest.current = items;
   const thumbs = useRef(new Map<string, Promise<Blob | null>>());
@@ -165,61 +164,17 @@ export function AssetUploader({ accountId, onUploaded, deps }: { accountId: stri
   const failed = items.filter((i) => i.status === 'failed').length;
   const finished = ran && done + failed > 0;
 
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault();
-    setDragging(false);
-    if (!busy) add(e.dataTransfer?.files ?? null);
-  };
-
   return (
     <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }} data-testid="asset-uploader">
-      <Box
-        data-testid="asset-dropzone"
-        onDragOver={(e) => {
-          e.preventDefault();
-          if (e.dataTransfer) e.dataTransfer.dropEffect = busy ? 'none' : 'copy';
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-        sx={{
-          border: 2,
-          borderStyle: 'dashed',
-          borderColor: dragging ? 'primary.main' : 'divider',
-          bgcolor: dragging ? 'action.hover' : 'transparent',
-          borderRadius: 2,
-          p: { xs: 1.5, sm: 3 },
-          display: 'flex',
-          flexDirection: { xs: 'column', sm: 'row' },
-          alignItems: 'center',
-          justifyContent: 'center',
-          gap: { xs: 1, sm: 2 },
-          textAlign: 'center',
-        }}
-      >
-        <CloudUploadIcon sx={{ fontSize: 36, color: dragging ? 'primary.main' : 'text.secondary', display: { xs: 'none', sm: 'block' } }} />
-        <Typography color="text.secondary" sx={{ display: { xs: 'none', sm: 'block' } }}>
-          {translate('ls.assets.upload.drop')}
-        </Typography>
-        <Button variant="outlined" onClick={() => input.current?.click()} disabled={busy} data-testid="asset-choose-files">
-          {translate('ls.assets.upload.choose')}
-        </Button>
-        <input
-          ref={input}
-          type="file"
-          multiple
-          accept={ACCEPT_ASSETS}
-          hidden
-          data-testid="asset-upload-input"
-          onChange={(e) => {
-            add(e.target.files);
-            e.target.value = '';
-          }}
-        />
-      </Box>
-      <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.75 }}>
-        {translate('ls.assets.upload.allowed', { types: ASSET_EXTENSIONS.join(', ') })}
-      </Typography>
+      <FileDropZone
+        accept={ACCEPT_ASSETS}
+        busy={busy}
+        onFiles={add}
+        dropText={translate('ls.assets.upload.drop')}
+        chooseText={translate('ls.assets.upload.choose')}
+        hint={translate('ls.assets.upload.allowed', { types: ASSET_EXTENSIONS.join(', ') })}
+        testIds={{ zone: 'asset-dropzone', choose: 'asset-choose-files', input: 'asset-upload-input' }}
+      />
 
       {items.length > 0 && (
         <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, mt: 1.5, display: 'grid', gap: 1 }} aria-label={translate('ls.assets.upload.list')} data-testid="asset-upload-list">

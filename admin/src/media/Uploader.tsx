@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import Box from '@mui/material/Box';
+import { FileDropZone } from '../layout/FileDropZone';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -34,9 +35,7 @@ export function Uploader({ folderId, folderName, onUploaded }: { folderId: strin
   const [locale] = useLocaleState();
   const [items, setItems] = useState<UploadItem[]>([]);
   const [busy, setBusy] = useState(false);
-  const [dragging, setDragging] = useState(false);
   const [summary, setSummary] = useState<{ done: number; failed: number } | null>(null);
-  const input = useRef<HTMLInputElement>(null);
 
   const add = useCallback((files: FileList | File[] | null) => {
     if (!files || !files.length) return;
@@ -73,66 +72,20 @@ export function Uploader({ folderId, folderName, onUploaded }: { folderId: strin
     }
   }
 
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault();
-    setDragging(false);
-    add(e.dataTransfer?.files ?? null);
-  };
-
   return (
     <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }} data-testid="uploader" aria-labelledby="uploader-title">
       <Typography id="uploader-title" variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
         {translate('ls.media.upload.title', { folder: folderName })}
       </Typography>
-      <Box
-        data-testid="dropzone"
-        onDragOver={(e) => {
-          e.preventDefault();
-          if (e.dataTransfer) e.dataTransfer.dropEffect = busy ? 'none' : 'copy';
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={busy ? (e) => e.preventDefault() : onDrop}
-        sx={{
-          border: 2,
-          borderStyle: 'dashed',
-          borderColor: dragging ? 'primary.main' : 'divider',
-          bgcolor: dragging ? 'action.hover' : 'transparent',
-          borderRadius: 2,
-          p: { xs: 1.5, sm: 3 },
-          display: 'flex',
-          flexDirection: { xs: 'column', sm: 'row' },
-          alignItems: 'center',
-          justifyContent: 'center',
-          gap: { xs: 1, sm: 2 },
-          textAlign: 'center',
-          transition: 'border-color 120ms, background-color 120ms',
-        }}
-      >
-        <CloudUploadIcon sx={{ fontSize: 36, color: dragging ? 'primary.main' : 'text.secondary', display: { xs: 'none', sm: 'block' } }} />
-        {/* Phones have nothing to drag from: the button alone. */}
-        <Typography color="text.secondary" sx={{ display: { xs: 'none', sm: 'block' } }}>
-          {translate('ls.media.upload.drop')}
-        </Typography>
-        <Button variant="outlined" onClick={() => input.current?.click()} disabled={busy} data-testid="choose-files">
-          {translate('ls.media.upload.choose')}
-        </Button>
-        <input
-          ref={input}
-          type="file"
-          multiple
-          accept={ACCEPT}
-          hidden
-          data-testid="upload-input"
-          onChange={(e) => {
-            add(e.target.files);
-            e.target.value = '';
-          }}
-        />
-      </Box>
-      <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.75 }}>
-        {translate('ls.media.upload.allowed', { types: ACCEPT.split(',').join(' ') })}
-      </Typography>
+      <FileDropZone
+        accept={ACCEPT}
+        busy={busy}
+        onFiles={add}
+        dropText={translate('ls.media.upload.drop')}
+        chooseText={translate('ls.media.upload.choose')}
+        hint={translate('ls.media.upload.allowed', { types: ACCEPT.split(',').join(' ') })}
+        testIds={{ zone: 'dropzone', choose: 'choose-files', input: 'upload-input' }}
+      />
 
       {items.length > 0 && (
         <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, mt: 1.5, display: 'grid', gap: 1 }} aria-label={translate('ls.media.upload.list')} data-testid="upload-list">

@@ -40,7 +40,7 @@ import { SaveQueue, type QueueState } from './saveQueue';
 import { SlidesPanel } from './SlidesPanel';
 import { editorStyles, MEDIUM_FROM, WIDE_FROM } from './styles';
 import { TYPE_ICONS } from './typeIcons';
-import { useOwnWidth } from './useOwnWidth';
+import { useOwnWidth } from '../layout/useOwnWidth';
 
 export interface CarouselEditorProps {
   accountId: string;

@@ -2,7 +2,7 @@ import { forwardRef, memo } from 'react';
 import Link from '@mui/material/Link';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { fitScale, type Size } from './geometry';
-import { useOwnWidth } from './useOwnWidth';
+import { useOwnWidth } from '../layout/useOwnWidth';
 import type { T } from './Canvas';
 
 /** The live preview's room when it cannot be measured (jsdom). */

@@ -1,4 +1,5 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
+import { useOwnWidth } from '../layout/useOwnWidth';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -175,27 +176,6 @@ const FIELD_LABELS: Record<string, string> = { title: 'fe_title', name: 'fe_name
 /** The designer's own width from which it shows three columns, and the list beside tabs (below: tabs only). */
 export const WIDE_FROM = 960;
 export const MEDIUM_FROM = 560;
-
-/**
- * An element's width as laid out, kept up to date (undefined where it cannot be measured, e.g. without
- * ResizeObserver), and the ref to put on it (a callback: the element may appear after a loading state).
- */
-function useOwnWidth(): [number | undefined, (node: HTMLElement | null) => void] {
-  const [node, setNode] = useState<HTMLElement | null>(null);
-  const [width, setWidth] = useState<number | undefined>(undefined);
-  useLayoutEffect(() => {
-    if (!node || typeof ResizeObserver === 'undefined') return;
-    const measure = () => {
-      const w = node.getBoundingClientRect().width;
-      setWidth(w > 0 ? Math.round(w) : undefined);
-    };
-    measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(node);
-    return () => observer.disconnect();
-  }, [node]);
-  return [width, setNode];
-}
 
 export function FormDesigner({ accountId, formId, canEdit }: FormDesignerProps) {
   const translate = useTranslate() as T;

@@ -1,5 +1,4 @@
-import { useMemo, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
@@ -16,10 +15,8 @@ import { ReferenceInput } from '../generated/inputs';
 import { titleOf } from '../generated/rules';
 import { useResourceAccess } from '../generated/access';
 import { SortableList } from '../layout/SortableList';
-import { ApiRequestError } from '../providers/http';
-import { errorText } from '../i18n';
 import { consolePath } from '../console/access';
-import { orderedItems } from '../assets/assetsApi';
+import { useOrderedItems } from '../assets/useOrderedItems';
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -61,30 +58,13 @@ function AddCarousel({ present, onAdd }: { present: string[]; onAdd: (id: string
 export function GroupCarousels({ accountId, groupId }: { accountId: string; groupId: string }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const queryClient = useQueryClient();
   const { canUpdate } = useResourceAccess(carouselGroups.name);
-  const items = useMemo(() => orderedItems(accountId, 'carousel-groups', groupId), [accountId, groupId]);
-  const key = ['carousel-groups', 'items', groupId];
-  const { data: ids = [], isPending } = useQuery({ queryKey: key, queryFn: items.read });
+  const { ids, isPending, saving, store } = useOrderedItems(accountId, 'carousel-groups', groupId);
   const { data: found = [] } = useGetMany<Row>(carousels.name, { ids }, { enabled: ids.length > 0 });
   const { total: carouselCount } = useGetList(carousels.name, { pagination: { page: 1, perPage: 1 } });
-  const [saving, setSaving] = useState(false);
   const byId = new Map(found.map((c) => [c.id, c]));
   const rows: Row[] = ids.map((id) => byId.get(id) ?? { id, c_title: '…', c_name: '' });
   const nameOf = (c: Row) => titleOf(carousels, c);
-
-  async function store(next: string[]) {
-    setSaving(true);
-    try {
-      queryClient.setQueryData(key, await items.store(next));
-    } catch (e) {
-      const text = e instanceof ApiRequestError ? errorText(e.body) : translate('error_network');
-      notify(text, { type: 'error' });
-      throw new Error(text);
-    } finally {
-      setSaving(false);
-    }
-  }
 
   async function remove(c: Row) {
     await store(ids.filter((id) => id !== c.id))

@@ -1,5 +1,4 @@
-import { useMemo, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
@@ -12,15 +11,11 @@ import { LinkBase, useGetMany, useNotify, useTranslate } from 'react-admin';
 import { COLLECTION_MAX_ASSETS } from '../../../resources/collections';
 import { useResourceAccess } from '../generated/access';
 import { SortableList } from '../layout/SortableList';
-import { ApiRequestError } from '../providers/http';
-import { errorText } from '../i18n';
 import { consolePath } from '../console/access';
-import { orderedItems, type AssetRecord } from '../assets/assetsApi';
+import type { AssetRecord } from '../assets/assetsApi';
+import { useOrderedItems } from '../assets/useOrderedItems';
 import { AssetThumb } from '../assets/AssetThumb';
 import { AssetPickerDialog } from '../assets/AssetPicker';
-
-/** The react-query key of a collection's ordered asset ids (dropped with the account's cache like every other). */
-export const collectionItemsKey = (collectionId: string) => ['collections', 'items', collectionId];
 
 /**
  * A collection's assets in order (account-console.md: collections, GET/PUT /collections/{id}/assets): drag a row's
@@ -31,30 +26,13 @@ export const collectionItemsKey = (collectionId: string) => ['collections', 'ite
 export function CollectionAssets({ accountId, collectionId }: { accountId: string; collectionId: string }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const queryClient = useQueryClient();
   const { canUpdate } = useResourceAccess('collections');
-  const items = useMemo(() => orderedItems(accountId, 'collections', collectionId), [accountId, collectionId]);
-  const key = collectionItemsKey(collectionId);
-  const { data: ids = [], isPending } = useQuery({ queryKey: key, queryFn: items.read });
+  const { ids, isPending, saving, store } = useOrderedItems(accountId, 'collections', collectionId);
   const { data: assets = [] } = useGetMany<AssetRecord>('assets', { ids }, { enabled: ids.length > 0 });
   const [adding, setAdding] = useState(false);
-  const [saving, setSaving] = useState(false);
   const byId = new Map(assets.map((a) => [a.id, a]));
   const rows = ids.map((id) => byId.get(id) ?? ({ id, as_title: '…', as_name: '', kind: 'other', url: '', thumbnail_url: null } as unknown as AssetRecord));
   const nameOf = (a: AssetRecord) => a.as_title;
-
-  async function store(next: string[]) {
-    setSaving(true);
-    try {
-      queryClient.setQueryData(key, await items.store(next));
-    } catch (e) {
-      const text = e instanceof ApiRequestError ? errorText(e.body) : translate('error_network');
-      notify(text, { type: 'error' });
-      throw new Error(text);
-    } finally {
-      setSaving(false);
-    }
-  }
 
   async function add(chosen: AssetRecord[]) {
     setAdding(false);

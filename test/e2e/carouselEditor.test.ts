@@ -347,6 +347,37 @@ describe.skipIf(!HAS_CHROMIUM)('carousel editor in the browser', () => {
       await expect.poll(() => page.locator('.ce-box').count()).toBe(4);
       expect(await layerBox(page, 'image').getAttribute('aria-label')).toContain(`x 0, y ${snapped.ly_y}`);
       expect(errors).toEqual([]);
+
+      // what the editor built plays: a group with this carousel, a code, and /play/{code} in a 1920×1080 window shows
+      // the first slide (Products, after the reorder) and then Contact and Welcome, whose image sits where it was
+      // dragged (the stage is the variant's 1920×1080 at scale 1)
+      const group = await root.create<Row>(`/accounts/${account}/carousel-groups`, { cg_title: 'Lobby screens' });
+      expect((await root.call('PUT', `/accounts/${account}/carousel-groups/${group.id}/items`, { ids: [carousel] })).status).toBe(200);
+      const code = String((await root.create<Row>(`/accounts/${account}/codes`, { cc_groupid: group.id })).cc_code);
+      const player = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1920, height: 1080 } });
+      try {
+        const screen = await player.newPage();
+        await screen.goto(`/play/${code}?variant=landscape`);
+        const slides = (await graph()).slides as Row[];
+        const idOf = (title: string) => String(slides.find((x) => x.sl_title === title)!.sl_id);
+        const shown = (title: string) => screen.locator(`[data-slide="${idOf(title)}"]`).first();
+        await shown('Products').waitFor({ state: 'attached', timeout: 20_000 });
+        // Welcome comes third, after two slides of 8 s (their default duration); the player says when a slide shows
+        const welcomeShows = screen.evaluate(
+          (id) => new Promise<number>((resolve) => window.addEventListener('ls-player-slide', (e) => (e as CustomEvent).detail.slideId === id && resolve(performance.now()))),
+          idOf('Welcome'),
+        );
+        const productsAt = await screen.evaluate(() => performance.now());
+        expect((await welcomeShows) - productsAt).toBeGreaterThan(14_000);
+        const image = shown('Welcome').locator(`[data-layer="${(await storedLayers('Welcome', 'landscape'))[0].ly_id}"]`);
+        await image.waitFor({ state: 'visible', timeout: 30_000 });
+        const stage = (await screen.locator(`[data-slide="${idOf('Welcome')}"]`).first().boundingBox())!;
+        const box = (await image.boundingBox())!;
+        expect(Math.round(box.x - stage.x)).toBe(0);
+        expect(Math.round(box.y - stage.y)).toBe(snapped.ly_y);
+      } finally {
+        await player.close();
+      }
     } finally {
       await context.close();
     }

@@ -81,13 +81,15 @@ describe('who enters a console and what its menu offers', () => {
 
   it("shows each resource with its group's read bit for the caller's role in that account, never child resources", () => {
     const names = (s: Session, a = A) => menuResourcesFor(s, a).map((d) => d.name);
-    const all = ['members', 'invites', 'events', 'forms', 'lists', 'form-styles', 'integrations', 'mail-templates', 'settings', 'leads'];
+    const all = ['members', 'invites', 'events', 'forms', 'lists', 'form-styles', 'integrations', 'mail-templates', 'leads', 'assets', 'collections', 'carousels', 'carousel-groups', 'codes', 'settings'];
     expect(names(session('root'))).toEqual(all);
     expect(names(session('member', [membership(A, 'superadmin')]))).toEqual(all);
-    // A member reads members, events, forms, lists, integrations and leads; not invites, mail templates or settings.
-    expect(names(session('member', [membership(A, 'member')]))).toEqual(['members', 'events', 'forms', 'lists', 'integrations', 'leads']);
+    // A member reads members, events, forms, lists, integrations, leads, assets and carousels; not invites, mail
+    // templates or settings.
+    const read = ['members', 'events', 'forms', 'lists', 'integrations', 'leads', 'assets', 'collections', 'carousels', 'carousel-groups', 'codes'];
+    expect(names(session('member', [membership(A, 'member')]))).toEqual(read);
     // The role in that account counts, not in another one.
-    expect(names(session('member', [membership(A, 'member'), membership(B, 'superadmin')]))).toEqual(['members', 'events', 'forms', 'lists', 'integrations', 'leads']);
+    expect(names(session('member', [membership(A, 'member'), membership(B, 'superadmin')]))).toEqual(read);
   });
 
   it("answers react-admin's canAccess with the role in the console's account", async () => {

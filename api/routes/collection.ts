@@ -80,7 +80,7 @@ export function collectionRouter(): Router {
       // false: the form has no event to file its leads under, so nothing can be sent (the page says so)
       can_submit: locked ? Boolean(gate?.event) : true,
       style: publicGateStyle(style),
-      style_assets: await styleAssetUrls(db, c, style),
+      style_assets: await styleAssetUrls(db, c.co_accountid, style),
       stylesheet: style ? `${apiPath(req)}/style.css?l=${gate!.layerId}` : null,
       consent_text: consentTextFor(gate?.event, localeOf(req, req.query.lang)),
       event: gate?.event ? { ev_title: gate.event.ev_title, ev_consent_text: gate.event.ev_consent_text?.trim() ? gate.event.ev_consent_text : null } : null,

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import { ctx } from '../context.js';
+import { styleAssetUrls } from '../services/collectionPage.js';
 import { ApiError, notFound } from '../errors.js';
 import { leadFromAnswers } from '../services/leads.js';
 import {
@@ -61,7 +62,7 @@ async function limit(req: Request, res: Response, kind: 'register' | 'code', eve
 /**
  * The public registration API (account-console.md section 4):
  *
- * - `GET /register/{eventId}[?access_code=&lang=]` → `{state, event, form, style, consent_text}`. The form (elements
+ * - `GET /register/{eventId}[?access_code=&lang=]` → `{state, event, form, style, style_assets, consent_text}`. The form (elements
  *   with their list trees) only when the state is open, or restricted with the right `access_code` (a wrong one: 403
  *   access_code_invalid, and it counts against the address's budget of code checks).
  * - `GET /register/{eventId}/style.css`: the event's form style's custom CSS as a stylesheet (never inlined).
@@ -97,6 +98,8 @@ export function registerRouter(): Router {
       event: publicEvent(event),
       form: showForm && graph ? { f_id: graph.form.f_id, f_title: graph.form.f_title, elements: graph.elements.map(publicElement) } : null,
       style: publicStyle(style),
+      // the style's logos and fonts (asset id → URL); a second query only when the style names any
+      style_assets: await styleAssetUrls(ctx(req).db, event.ev_accountid, style),
       consent_text: consentTextFor(event, localeOf(req, req.query.lang)),
     });
   });

@@ -133,11 +133,12 @@ export function publicAsset(a: Row, locked: boolean): Row {
   };
 }
 
-/** URLs of the style's logos and fonts (asset id → URL), for the page to draw them. */
-export async function styleAssetUrls(db: Knex, c: PublicCollection, style: Row | null): Promise<Record<string, string>> {
+/** URLs of a form style's logos and fonts (asset id → URL), for a public page (registration, collection) to draw them. */
+export async function styleAssetUrls(db: Knex, accountId: string, style: Row | null): Promise<Record<string, string>> {
   if (!style) return {};
   const ids = ['st_form_logo_assetid', 'st_thanks_logo_assetid', 'st_font_1', 'st_font_2', 'st_font_3'].map((f) => style[f]).filter((v): v is string => typeof v === 'string');
-  const found = await assetsById(db, c.co_accountid, ids);
+  if (!ids.length) return {};
+  const found = await assetsById(db, accountId, ids);
   return Object.fromEntries([...found].map(([id, a]) => [id, String(a.url)]));
 }
 

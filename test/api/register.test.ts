@@ -4,6 +4,8 @@ import { describeEachDb } from '../helpers/db.js';
 import { MISSING, queriesOf, uid, type Signed, type TestApp } from '../helpers/app.js';
 import { accountPath, startConsoleApp } from '../helpers/console.js';
 import { mailsTo, withFailingMailer } from '../helpers/mail.js';
+import { createAsset } from '../helpers/assets.js';
+import { PNG } from '../helpers/storage.js';
 import { createApp } from '../../api/app.js';
 import { BUILTIN_CONSENT_TEXT } from '../../resources/consent.js';
 import { safeUrl } from '../../api/log.js';
@@ -136,6 +138,20 @@ describeEachDb('public registration', (kind) => {
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
     expect(css.headers['x-content-type-options']).toBe('nosniff');
     expect(css.text).toBe(':root { --ls-form-accent: #aa0055; }');
+  });
+
+  it("GET: the style's logos and fonts as URLs of their assets (style_assets), the current version's", async () => {
+    const id = await event();
+    const logo = await createAsset(t, root, a, { as_title: 'Expo logo', as_name: `logo${uid()}` }, PNG, 'logo.png');
+    await create('form-styles', { st_title: 'With a logo', st_eventid: id, st_form_logo_assetid: logo.id, st_thanks_logo_assetid: logo.id });
+    const res = await get(id);
+    expect(res.body.style).toMatchObject({ st_form_logo_assetid: logo.id, st_thanks_logo_assetid: logo.id });
+    expect(res.body.style_assets).toEqual({ [String(logo.id)]: logo.url });
+    const served = await visitor().get(String(logo.url));
+    expect(served.status).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    // without a style, or a style without assets: none
+    expect((await get(await event())).body.style_assets).toEqual({});
   });
 
   it('GET without a style or own consent text: style null, the built-in text in the asked or the browser language', async () => {

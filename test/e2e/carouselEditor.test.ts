@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ApiClient } from './support/api';
@@ -46,25 +45,8 @@ describe.skipIf(!HAS_CHROMIUM)('carousel editor in the browser', () => {
   };
 
   /** An asset through the upload path (sign, PUT the bytes, register), with a poster when given. */
-  async function uploadAsset(title: string, name: string, bytes: Buffer, filename: string, thumb?: Buffer): Promise<string> {
-    const ids = thumb ? [crypto.randomUUID(), crypto.randomUUID()] : [crypto.randomUUID()];
-    const signed = await root.call<{ id: string; url: string; path: string }[]>('POST', `/accounts/${account}/assets/sign`, { ids });
-    expect(signed.status).toBe(200);
-    const put = async (url: string, body: Buffer) => expect((await fetch(new URL(url, server.baseUrl), { method: 'PUT', body: new Uint8Array(body) })).status).toBe(200);
-    await put(signed.body[0].url, bytes);
-    if (thumb) await put(signed.body[1].url, thumb);
-    const res = await root.call<Row>('POST', `/accounts/${account}/assets`, {
-      as_title: title,
-      as_name: name,
-      as_fileid: signed.body[0].id,
-      fs_filename: filename,
-      fs_type: '',
-      fs_path: signed.body[0].path,
-      ...(thumb ? { as_thumb_fileid: signed.body[1].id } : {}),
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body.as_id;
-  }
+  const uploadAsset = async (title: string, name: string, bytes: Buffer, filename: string, thumb?: Buffer): Promise<string> =>
+    (await root.createAsset(account, { as_title: title, as_name: name }, bytes, filename, thumb)).as_id;
 
   beforeAll(async () => {
     ensureAdminBuilt();

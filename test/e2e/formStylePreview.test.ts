@@ -7,6 +7,9 @@ import { DESKTOP, HAS_CHROMIUM, launch, newPage, PHONE, shot, SKIP_REASON } from
 import { LoginScreen } from './support/pages';
 import { ApiClient } from './support/api';
 
+/** A 1×1 PNG: the style's logo. */
+const LOGO_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
 if (!HAS_CHROMIUM) console.warn(SKIP_REASON);
 
 
@@ -65,7 +68,7 @@ describe.skipIf(!HAS_CHROMIUM)('form style preview in the browser', () => {
       st_eventid: event.id,
       st_form_title: 'Join the Spring Expo',
       st_form_description: 'Register for free.\nYour badge comes by e-mail.',
-      st_form_logo_assetid: '0b7e4f6e-2c1d-4c61-9d55-0c0f4e1a2b3c',
+      st_form_logo_assetid: (await root.createAsset(account.id, { as_title: 'Expo logo', as_name: 'expo-logo' }, LOGO_PNG, 'logo.png')).id,
       st_thanks_title: 'See you at the Expo',
       st_thanks_description: 'Your badge is on its way. Plan your day with the floor map.',
       st_external_url_title: 'Plan your visit',
@@ -133,8 +136,12 @@ describe.skipIf(!HAS_CHROMIUM)('form style preview in the browser', () => {
       expect(await page.evaluate(() => [...document.querySelectorAll('style')].some((s) => (s.textContent ?? '').includes('170, 0, 85')))).toBe(false);
       expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 
-      // the page: logo placeholder, description, the form through the renderer, required marks, the opt-in with the event's text
-      await page.getByRole('img', { name: 'Logo' }).waitFor();
+      // the page: the style's logo (an asset), description, the form through the renderer, required marks, the opt-in
+      // with the event's text
+      await page.waitForFunction(() => {
+        const img = document.querySelector<HTMLImageElement>('img.ls-public-logo');
+        return !!img && img.complete && img.naturalWidth === 1;
+      });
       expect(await page.getByText('Register for free.').innerText()).toBe('Register for free.\nYour badge comes by e-mail.');
       expect(await page.getByRole('textbox', { name: /First name/ }).getAttribute('aria-required')).toBe('true');
       await page.getByRole('combobox', { name: 'Country' }).waitFor();

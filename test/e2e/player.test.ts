@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
@@ -10,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './support/api';
 import { HAS_CHROMIUM, launch, SCREENSHOTS, shot, SKIP_REASON } from './support/browser';
 import { decodePng } from './support/png';
-import { ensureAdminBuilt, ROOT, startServer, type E2eServer } from './support/server';
+import { ensureAdminBuilt, startServer, type E2eServer } from './support/server';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy';
 import { encodePng } from '../../admin/vite.app.config';
 
@@ -98,10 +97,7 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
 
   /** Signs, PUTs and registers a file (or replaces an asset's file): the console's upload path. */
   async function upload(bytes: Buffer, filename: string, replace?: string): Promise<Row> {
-    const [signed] = await api<{ id: string; url: string; path: string }[]>('POST', '/assets/sign', { ids: [crypto.randomUUID()] });
-    const put = await fetch(new URL(signed.url, server.baseUrl), { method: 'PUT', body: new Uint8Array(bytes) });
-    expect(put.status, await put.text()).toBe(200);
-    const file = { as_fileid: signed.id, fs_filename: filename, fs_type: '', fs_path: signed.path };
+    const file = await root.uploadAssetFile(a.split('/')[2], bytes, filename);
     const name = filename.replace(/\W.*$/, '').toLowerCase();
     const asset = replace ? await api('PUT', `/assets/${replace}/file`, file) : await api('POST', '/assets', { as_title: filename, as_name: name, ...file });
     bytesOf.set(String(asset.id), { bytes, type: String(asset.as_type) });

@@ -59,6 +59,7 @@ function Preview({ route, locale, onLocale }: { route: PreviewRoute; locale: Pub
       onLocale={onLocale}
       preview
       stylesheetHref={stylesheetUrl(route.accountId, route.styleId, route.version)}
+      assetUrl={(id) => state.data.style_assets?.[id]}
     />
   );
 }

@@ -17,7 +17,7 @@ export interface PublicFormPageProps {
    * stylesheet, so nothing in it is parsed as HTML).
    */
   stylesheetHref?: string;
-  /** The URL of an asset (logos, fonts); until assets exist there is none, and a logo shows as a placeholder. */
+  /** The URL of an asset (logos, fonts); a logo without one (an asset the page may not read) shows as a placeholder. */
   assetUrl?: (assetId: string) => string | undefined;
   /** The console's preview: says so, and a submit only checks the answers and shows the thanks page. */
   preview?: boolean;

@@ -21,6 +21,8 @@ export interface PublicFormData {
   style: PublicFormStyle | null;
   form: { elements: FormElementSpec[] } | null;
   event?: { ev_title?: string | null; ev_consent_text?: string | null } | null;
+  /** URLs of the style's logos and fonts by asset id. */
+  style_assets?: Record<string, string>;
 }
 
 export type PublicView = 'form' | 'thanks';

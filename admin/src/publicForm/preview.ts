@@ -62,7 +62,11 @@ export async function loadPreview(route: PreviewRoute, fetcher: typeof fetch = f
   const event = eventId ? await optional(get<Row>(`${base}/events/${eventId}`, fetcher)) : null;
   const formId = route.formId ?? (typeof event?.ev_registration_formid === 'string' ? event.ev_registration_formid : undefined);
   const graph = formId ? await optional(get<{ form: Row; elements: FormElementSpec[] }>(`${base}/forms/${formId}/graph`, fetcher)) : null;
+  // the style's logos and fonts, each as the console reads it (an asset the caller may not read shows as a placeholder)
+  const assetIds = [...new Set(['st_form_logo_assetid', 'st_thanks_logo_assetid', 'st_font_1', 'st_font_2', 'st_font_3'].map((f) => style[f]).filter((v): v is string => typeof v === 'string'))];
+  const assets = await Promise.all(assetIds.map((id) => optional(get<Row>(`${base}/assets/${id}`, fetcher))));
   return {
+    style_assets: Object.fromEntries(assets.filter((a): a is Row => !!a && typeof a.url === 'string').map((a) => [String(a.as_id), String(a.url)])),
     style,
     event: event ? { ev_title: event.ev_title as string | null, ev_consent_text: event.ev_consent_text as string | null } : null,
     form: graph ? { elements: graph.elements } : null,

@@ -20,6 +20,8 @@ export interface RegistrationInfo {
   event: { id: string; ev_title: string; ev_start_date: string | null; ev_end_date: string | null; ev_access_type: string; ev_consent_text: string | null };
   form: { f_id: string; f_title: string; elements: FormElementSpec[] } | null;
   style: PublicFormStyle | null;
+  /** URLs of the style's logos and fonts by asset id. */
+  style_assets?: Record<string, string>;
   consent_text: string;
 }
 

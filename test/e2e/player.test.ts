@@ -475,7 +475,7 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
 
   it('50 transitions, traced: dropped frames counted', async () => {
     // the other player stops, so only this one draws
-    await live.context.close();
+    await live?.context.close();
     const perfPage = await openPlayer(`/play/${perfCode}`);
     const { page } = perfPage;
     try {

@@ -435,8 +435,11 @@ describe('AssetPicker', () => {
     await user.click(screen.getByRole('button', { name: 'Choose…' }));
     const dialog = await screen.findByRole('dialog');
     await waitFor(() => expect(within(dialog).getAllByRole('option')).toHaveLength(24));
+    // "Next" at once after opening: no search is pending, so nothing sends the grid back to page 1 afterwards.
     await user.click(within(dialog).getByTestId('asset-picker-next'));
     await waitFor(() => expect(within(dialog).getAllByRole('option')).toHaveLength(6));
+    await new Promise((r) => setTimeout(r, 400)); // longer than the search's 250 ms pause
+    expect(within(dialog).getAllByRole('option')).toHaveLength(6);
     expect(within(dialog).getByTestId('asset-picker-range').textContent).toBe('25–30 of 30');
     expect((within(dialog).getByTestId('asset-picker-next') as HTMLButtonElement).disabled).toBe(true);
     await user.click(within(dialog).getByTestId('asset-picker-search'));

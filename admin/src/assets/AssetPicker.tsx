@@ -166,13 +166,16 @@ export function AssetPickerDialog({ open, title, kinds, multiple, selected = [],
   const types = useMemo(() => (kinds?.length ? typesOfKinds(kinds) : undefined), [kinds]);
 
   useEffect(() => {
+    // Only a changed search goes back to page 1: on opening nothing is pending, so a quick "Next" is not undone.
+    const next = text.trim();
+    if (next === q) return;
     const timer = setTimeout(() => {
-      setQ(text.trim());
+      setQ(next);
       setPage(1);
       setActive(0);
     }, SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [text]);
+  }, [text, q]);
 
   const { data = [], total = 0, isPending, isFetching, refetch } = useGetList<AssetRecord>(
     'assets',

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
@@ -83,8 +83,9 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   if (config.trustProxy) app.set('trust proxy', 1);
   app.use(httpLogger(logger));
   app.use(metrics.timing);
-  app.use(
-    staticHeaders(
+  // Documents (the admin, files) get the full set; /api answers get the REST set (OWASP REST Security): nothing loads
+  // from a JSON answer, nothing frames it, and the document-only headers would only add bytes to every call.
+  const documentHeaders = staticHeaders(
     helmet({
       contentSecurityPolicy: {
         directives: {
@@ -101,8 +102,9 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
       },
       strictTransportSecurity: config.secureCookies,
     }),
-    ),
   );
+  const apiHeaders = staticHeaders(apiSecurityHeaders(config.secureCookies));
+  app.use((req, res, next) => (req.url.startsWith('/api/') ? apiHeaders : documentHeaders)(req, res, next));
   app.use(compression());
 
   // Probes and metrics: no session, no cookie.
@@ -167,6 +169,25 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
 
 const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>Leadstage</title>
 <body style="font-family:sans-serif;padding:2rem"><h1>Leadstage</h1><p>The API runs at <code>/api/1</code>. The admin is not built yet: run <code>npm run build</code>.</p></body>`;
+
+/**
+ * The headers of an API answer: no content may load from it (`default-src 'none'`), nothing may frame it, no MIME
+ * sniffing, same-origin readers only, and HSTS behind TLS. Routes that answer with a file set their own CSP.
+ */
+export function apiSecurityHeaders(hsts: boolean): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    referrerPolicy: false,
+    strictTransportSecurity: hsts,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xFrameOptions: { action: 'deny' },
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+  });
+}
 
 /** Where the browser meets S3 (presigned PUTs, redirected GETs): the public endpoint, its bucket subdomains, or AWS. */
 function s3CspSources(config: Config): string[] {

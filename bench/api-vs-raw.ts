@@ -1,5 +1,5 @@
 // API vs the raw driver on the same SQL, in the same run, 50 connections (autocannon), on PostgreSQL.
-// npx tsx bench/api-vs-raw.ts [--users 100000] [--seconds 10] [--rounds 3]   (BENCH_LOG_LEVEL=info: with request logs)   (needs BENCH_DATABASE_URL or TEST_DATABASE_URL: a
+// npx tsx bench/api-vs-raw.ts [--users 100000] [--seconds 10] [--rounds 3] [--case GET|list]   (BENCH_LOG_LEVEL=info: with request logs)   (needs BENCH_DATABASE_URL or TEST_DATABASE_URL: a
 // server where the user may create databases; the benchmark creates its own database and drops it)
 //
 // Two servers run as child processes with the same pool size (DATABASE_POOL_MAX, default 10):
@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
-const { values } = parseArgs({ options: { users: { type: 'string', default: '100000' }, seconds: { type: 'string', default: '10' }, rounds: { type: 'string', default: '3' }, child: { type: 'string' }, url: { type: 'string' } } });
+const { values } = parseArgs({ options: { users: { type: 'string', default: '100000' }, seconds: { type: 'string', default: '10' }, rounds: { type: 'string', default: '3' }, case: { type: 'string' }, child: { type: 'string' }, url: { type: 'string' } } });
 const POOL = Number(process.env.DATABASE_POOL_MAX || 10);
 const USER_SQL = 'select "u_id", "u_first_name", "u_last_name", "u_email", "u_role", "u_is_verified", "u_is_enabled", "u_created_at", "u_updated_at" from "users" where "u_id" = $1 limit 1';
 const PAGE_SQL = 'select "u_id", "u_first_name", "u_last_name", "u_email", "u_role", "u_is_verified", "u_is_enabled", "u_created_at", "u_updated_at" from "users" order by "u_email" asc, "u_id" asc limit 25 offset $1';
@@ -131,7 +131,8 @@ async function main() {
     const set = login.headers.getSetCookie().join(';');
     const sid = /ls\.sid=([^;]+)/.exec(set)![1];
     const token = /ls\.csrf-token=([^;]+)/.exec(set)![1];
-    const cookie = { Cookie: `ls.sid=${sid}; ls.csrf-token=${token}` }; // what a browser sends back
+    // what a browser sends: its cookies back, and the encodings it takes (the API's compression decides per answer)
+    const cookie = { Cookie: `ls.sid=${sid}; ls.csrf-token=${token}`, 'Accept-Encoding': 'gzip, deflate, br', Accept: 'application/json' };
     const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
     const pageStart = () => 25 * Math.floor(Math.random() * 40);
 
@@ -147,6 +148,7 @@ async function main() {
     const rounds = Number(values.rounds);
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     for (const [label, viaApi, viaRaw] of cases) {
+      if (values.case && !label.startsWith(values.case)) continue; // --case GET | list
       await viaApi(); // warm both (JIT, plans, caches), then measure raw and API back to back, `rounds` times
       await viaRaw();
       const ratios: number[] = [];

@@ -17,6 +17,11 @@ import { encodedBody, manifestFor, playEventsSchema, recordPlayEvents } from '..
 export function playRouter(): Router {
   const router = Router();
   const unknown = () => new ApiError(404, 'code_not_found', 'This code is not known');
+  // Errors (404 for an unknown code, 400s) are never stored; the manifest's answer says no-cache itself.
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
 
   router.get('/:code', async (req, res) => {
     const manifest = await manifestFor(ctx(req).db, String(req.params.code).toUpperCase());
@@ -44,7 +49,6 @@ export function playRouter(): Router {
     const { db } = ctx(req);
     const manifest = await manifestFor(db, String(req.params.code).toUpperCase());
     if (!manifest) throw unknown();
-    res.setHeader('Cache-Control', 'no-store');
     res.json({ stored: await recordPlayEvents(db, manifest, input) });
   });
 

@@ -9,15 +9,29 @@ describeEachDb('security headers and cookies', (kind) => {
   });
   afterAll(() => t?.close());
 
-  it('sends a restrictive Content-Security-Policy and the usual hardening headers', async () => {
-    const res = await t.client().get('/api/1/auth/me');
+  it('sends a restrictive Content-Security-Policy and the usual hardening headers on the admin page', async () => {
+    const res = await t.client().get('/login');
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toMatch(/default-src 'self'/);
     expect(csp).toMatch(/frame-ancestors 'self'/);
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['x-powered-by']).toBeUndefined();
-    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('sends the REST set on API answers: nothing loads from or frames a JSON answer, and no document-only headers', async () => {
+    for (const path of ['/api/1/auth/me', '/api/1/no-such-route', '/api/1/play/NOSUCHCODE']) {
+      const res = await t.client().get(path);
+      expect(res.headers['content-security-policy'], path).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers['x-frame-options'], path).toBe('DENY');
+      expect(res.headers['x-content-type-options'], path).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy'], path).toBe('same-origin');
+      expect(String(res.headers['cache-control']), path).toMatch(/no-store|no-cache/);
+      for (const name of ['referrer-policy', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection', 'x-powered-by'])
+        expect(res.headers[name], `${path} ${name}`).toBeUndefined();
+    }
   });
 
   it('marks cookies Secure and sends HSTS when PUBLIC_URL is https (behind a TLS-terminating proxy)', async () => {
@@ -52,7 +66,7 @@ describeEachDb('security headers and cookies', (kind) => {
       },
     });
     try {
-      const csp = String((await s3.client().get('/api/1/auth/me')).headers['content-security-policy']);
+      const csp = String((await s3.client().get('/login')).headers['content-security-policy']);
       for (const directive of ['img-src', 'media-src', 'connect-src']) {
         expect(csp).toMatch(new RegExp(`${directive} [^;]*http://localhost:9000`));
         expect(csp).not.toMatch(new RegExp(`${directive} [^;]*minio`));

@@ -12,6 +12,7 @@ import { contextLog, createLogger, currentLogger, httpLogger, type Logger } from
 import { createMetrics, type Metrics } from './metrics.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { jsonBody } from './middleware/body.js';
+import { installLeanJson } from './leanJson.js';
 import { staticHeaders } from './middleware/staticHeaders.js';
 import { createCsrf } from './middleware/csrf.js';
 import { RateLimiter } from './middleware/rateLimit.js';
@@ -30,7 +31,7 @@ import { storagePublic } from './routes/storagePublic.js';
 import { accountLogoRouter } from './routes/accountLogo.js';
 import { importRouter } from './routes/usersImport.js';
 import { PROJECT_ROOT } from './paths.js';
-import { healthRouter } from './routes/health.js';
+import { mountHealth } from './routes/health.js';
 import { mountAccountResources } from './console/index.js';
 import { accountSummaryRouter } from './routes/accountSummary.js';
 import { publicPagesRouter } from './routes/publicPages.js';
@@ -80,6 +81,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   app.disable('x-powered-by');
   // API answers are no-store: hashing every body for an ETag nobody can use is wasted work (files set their own).
   app.set('etag', false);
+  installLeanJson(app);
   if (config.trustProxy) app.set('trust proxy', 1);
   app.use(httpLogger(logger));
   app.use(metrics.timing);
@@ -108,7 +110,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   app.use(compression());
 
   // Probes and metrics: no session, no cookie.
-  app.use(healthRouter(logger));
+  mountHealth(app, logger);
   app.get('/metrics', metrics.publicEndpoint({ token: config.metricsToken, internalPort: config.metricsPort }));
 
   // Built admin assets: content-hashed, so cached for a year, and served before any session work.
@@ -118,7 +120,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   // The player's manifest and events: the code is the credential; no session, no CSRF (see the router).
   app.use('/api/1/play', playRouter());
   // The totem player's pages and service worker: no session or CSRF cookie either (see the router).
-  app.use(playerPages(config.secureCookies));
+  app.use('/play', playerPages(config.secureCookies));
 
   app.use(cookieParser());
   app.use(sessionMiddleware());
@@ -133,7 +135,6 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   api.use(jsonBody({ limit: '1mb' }));
   api.use('/auth', authRouter());
   api.use('/invite', inviteRouter());
-  api.use(handoffRouter());
   api.use('/register', registerRouter());
   api.use('/c', collectionRouter());
   api.get('/users/verify/:token', verifyEmail);
@@ -148,6 +149,8 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   api.use('/emails', emailsRouter());
   api.use('/app', appRouter());
   api.use('/profile', profileRouter());
+  // Paths of its own (/handoff/…, /handoffs) under no common prefix: last, so no other call walks its routes.
+  api.use(handoffRouter());
   api.use(notFoundHandler);
   app.use('/api/1', api);
 

@@ -126,11 +126,10 @@ export function createMetrics(db: Knex, opts: { processMetrics: boolean }): Metr
   const timing: RequestHandler = (req, res, next) => {
     const start = process.hrtime.bigint();
     watchRoutes(req);
-    const mount = req.url.split('/')[1] ?? '';
     res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-      const route = labels.get(req) ?? (mount && res.statusCode !== 404 && MOUNTS.has(mount) ? `/${mount}/*` : 'unmatched');
+      const route = labels.get(req) ?? mountLabel(req.originalUrl ?? req.url, res.statusCode);
       duration.observe({ method: req.method, route, status_code: status }, seconds);
     });
     next();
@@ -195,12 +194,20 @@ function digest(token: string): Buffer {
 /** App-level mounts that answer without a Route of their own (static files, stored media): labelled `/<mount>/*`. */
 const MOUNTS = new Set(['assets', 'storage']);
 
+/** The label of a request no Route took: its app-level mount's, or `unmatched`. */
+function mountLabel(url: string, status: number): string {
+  const mount = url.split('/')[1] ?? '';
+  return mount && status !== 404 && MOUNTS.has(mount) ? `/${mount}/*` : 'unmatched';
+}
+
 /**
  * The label of a matched Route: its pattern behind the mount path, where every segment that equals a parameter value
  * of the request is put back as `:name` (/api/1/accounts/<uuid>/users → /api/1/accounts/:accountId/users). Never the
  * raw URL: a segment shaped like an id that is no known parameter becomes `:param`.
  */
 function routeLabel(base: string, params: Record<string, string> | undefined, path: string): string {
+  // Most routes: no segment of the mount path is a parameter's value or looks like an id, so it is the label as is.
+  if (!ID_LIKE.test(base) && !Object.values(params ?? {}).some((v) => typeof v === 'string' && v && base.includes(v))) return base && path === '/' ? base : base + path;
   const names = new Map<string, string>();
   for (const [name, value] of Object.entries(params ?? {})) if (typeof value === 'string' && value) names.set(value, name);
   const labelled = base
@@ -214,6 +221,9 @@ function routeLabel(base: string, params: Record<string, string> | undefined, pa
     .join('/');
   return labelled && path === '/' ? labelled : labelled + path;
 }
+
+/** Anywhere in a mount path: an escaped character or a run that could be an id (then each segment is looked at). */
+const ID_LIKE = /%|[0-9a-f-]{16,}/i;
 
 function safeDecode(segment: string): string {
   try {

@@ -2,6 +2,7 @@ import { Router, type Request, type RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { z } from 'zod';
 import { ctx } from '../context.js';
+import { firstRow } from '../db/firstRow.js';
 import { ApiError, notFound, validate } from '../errors.js';
 import { requirePermission, requireUser } from '../middleware/auth.js';
 import { isUuid } from '../../resources/fields.js';
@@ -56,7 +57,7 @@ export function crudRouter(decl: ResourceDeclaration, adapter: CrudAdapter, befo
 
   const findOne = async (req: Request, id: string): Promise<Row> => {
     if (!isUuid(id)) throw notFound();
-    const row = await adapter.query(ctx(req).db, req).where(idColumn, id).first();
+    const row = await firstRow(adapter.query(ctx(req).db, req).where(idColumn, id));
     if (!row) throw notFound();
     return row;
   };

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { ctx } from '../context.js';
 import { currentLogger, type Logger } from '../log.js';
 import { storageOf } from '../storage/index.js';
@@ -14,8 +14,8 @@ type CheckResult = 'ok' | 'failed' | 'timeout';
  *   GET /healthz   the process is up and serving (no database work): restart it when this fails
  *   GET /readyz    the database and the storage are reachable: send it traffic only while this answers 200
  */
-export function healthRouter(logger: Logger): Router {
-  const router = Router();
+export function mountHealth(router: Pick<Router, 'get'>, logger: Logger): void {
+  // Routes of the app itself, not a router of their own: every other request passes them at the cost of a path test.
   router.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.json({ status: 'ok' });
@@ -31,7 +31,6 @@ export function healthRouter(logger: Logger): Router {
     res.setHeader('Cache-Control', 'no-store');
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks: { database, storage } });
   });
-  return router;
 }
 
 /** The reason is logged, not answered: the probe is public. */

@@ -67,6 +67,7 @@ const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>Leadstage</titl
  * The page and the worker are revalidated on every load (no-cache), so a new build reaches a totem as soon as it is
  * online; the hashed files under /assets are cached for a year by the app's static route.
  */
+/** Mounted at /play. */
 export function playerPages(upgradeInsecure: boolean): Router {
   const router = Router();
   const page = (res: Response, status: number, csp: string) => {
@@ -79,18 +80,18 @@ export function playerPages(upgradeInsecure: boolean): Router {
   };
   const plain = playerCsp({ upgradeInsecure });
 
-  router.get('/play/sw.js', (_req, res) => {
+  router.get('/sw.js', (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('Service-Worker-Allowed', '/play/');
     if (fs.existsSync(PLAYER_SW)) res.type('text/javascript').sendFile(PLAYER_SW);
     else res.status(404).json({ code: 'not_found', message: 'The player is not built yet' });
   });
 
-  router.get('/play/_preview/:accountId/:carouselId', (req, res) => {
+  router.get('/_preview/:accountId/:carouselId', (req, res) => {
     page(res, isUuid(req.params.accountId) && isUuid(req.params.carouselId) ? 200 : 404, plain);
   });
 
-  router.get('/play/:code', async (req, res) => {
+  router.get('/:code', async (req, res) => {
     const code = String(req.params.code);
     if (code === '_preview') return page(res, 404, plain);
     let manifest: Awaited<ReturnType<typeof manifestFor>>;
@@ -106,6 +107,6 @@ export function playerPages(upgradeInsecure: boolean): Router {
     page(res, 200, playerCsp({ localOrigin: local, upgradeInsecure }));
   });
 
-  router.get(['/play', '/play/'], (_req, res) => page(res, 404, plain));
+  router.get('/', (_req, res) => page(res, 404, plain)); // /play and /play/
   return router;
 }

@@ -56,7 +56,9 @@ const skip = !process.env.TEST_DATABASE_URL;
     type Sample = { start: number; end: number; status: number; code?: string; retryAfter?: string };
     const samples: Sample[] = [];
     let running = true;
-    const urls = ['/api/1/auth/me', '/api/1/users?range=[0,9]&sort=["u_email","ASC"]', '/api/1/accounts'];
+    const { u_id } = await testDb.db('users').where('u_email', 'outage@example.com').first('u_id');
+    // a record by id too: its read runs on a pooled connection without knex's runner (api/db/firstRow.ts)
+    const urls = ['/api/1/auth/me', '/api/1/users?range=[0,9]&sort=["u_email","ASC"]', '/api/1/accounts', `/api/1/users/${u_id}`];
     const loops = clients.map(async (c, i) => {
       for (let n = 0; running; n++) {
         const start = Date.now();

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { firstRow } from '../../api/db/firstRow.js';
+import { createTestDb, describeEachDb, type TestDb } from '../helpers/db.js';
+
+describeEachDb('firstRow: the first row of a read, as knex would give it', (kind) => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await createTestDb(kind);
+    await t.db('users').insert([
+      { u_email: 'ann@example.com', u_first_name: 'Ann', u_last_name: 'A' },
+      { u_email: 'bob@example.com', u_first_name: 'Bob', u_last_name: 'B' },
+    ]);
+  });
+  afterAll(() => t?.drop());
+
+  it('returns the same row as knex’s first(), with the same types, and undefined when there is none', async () => {
+    const q = () => t.db('users').select('u_id', 'u_email', 'u_is_enabled', 'u_created_at').where('u_email', 'bob@example.com');
+    const row = await firstRow(q());
+    expect(row).toEqual(await q().first());
+    expect(row?.u_created_at).toBeInstanceOf(Date);
+    expect(typeof row?.u_is_enabled).toBe('boolean');
+    expect(await firstRow(t.db('users').where('u_email', 'nobody@example.com'))).toBeUndefined();
+    // first() means one row even where several match.
+    expect((await firstRow(t.db('users').select('u_email').orderBy('u_email')))?.u_email).toBe('ann@example.com');
+  });
+
+  it('keeps the database error and its code (what the API maps to 400/409/503), and gives its connection back', async () => {
+    const err = await firstRow(t.db('users').where('u_id', 'not-a-uuid')).catch((e: unknown) => e);
+    expect((err as { code?: string }).code).toBe('22P02');
+    for (let i = 0; i < 30; i++) await firstRow(t.db('users').where('u_id', 'not-a-uuid')).catch(() => undefined);
+    const pool = (t.db.client as { pool?: { numUsed(): number } }).pool;
+    if (pool) expect(pool.numUsed()).toBe(0);
+    expect((await firstRow(t.db('users').where('u_email', 'ann@example.com')))?.u_email).toBe('ann@example.com');
+  });
+
+  it('runs inside the transaction it is given (sees its uncommitted rows)', async () => {
+    await t.db
+      .transaction(async (trx) => {
+        await trx('users').insert({ u_email: 'carl@example.com', u_first_name: 'Carl', u_last_name: 'C' });
+        expect((await firstRow(trx('users').where('u_email', 'carl@example.com')))?.u_first_name).toBe('Carl');
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect(await firstRow(t.db('users').where('u_email', 'carl@example.com'))).toBeUndefined();
+  });
+});

@@ -39,7 +39,8 @@ declare global {
   }
 }
 
-const hashSessionToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+/** One-shot crypto.hash (Node ≥ 20.12): the same digest without a Hash object per request. */
+const hashSessionToken = (token: string) => crypto.hash('sha256', token, 'hex');
 /** A well-formed cookie token: 43 base64url characters (32 bytes); anything else is not looked up. */
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 

@@ -20,6 +20,14 @@ describeEachDb('firstRow: the first row of a read, as knex would give it', (kind
     expect(row?.u_created_at).toBeInstanceOf(Date);
     expect(typeof row?.u_is_enabled).toBe('boolean');
     expect(await firstRow(t.db('users').where('u_email', 'nobody@example.com'))).toBeUndefined();
+    // The query is seen by whoever watches knex's events, as knex's own would be.
+    const seen: string[] = [];
+    const watch = (q: { sql: string }) => seen.push(q.sql);
+    t.db.on('query', watch);
+    await firstRow(q());
+    t.db.removeListener('query', watch);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatch(/from "users" where "u_email" = /);
     // first() means one row even where several match.
     expect((await firstRow(t.db('users').select('u_email').orderBy('u_email')))?.u_email).toBe('ann@example.com');
   });

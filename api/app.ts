@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import type { Knex } from 'knex';
 import type { Config } from './config.js';
@@ -13,6 +12,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { jsonBody } from './middleware/body.js';
 import { installLeanJson } from './leanJson.js';
+import { installLazyCompression } from './middleware/lazyCompression.js';
 import { staticHeaders } from './middleware/staticHeaders.js';
 import { createCsrf } from './middleware/csrf.js';
 import { RateLimiter } from './middleware/rateLimit.js';
@@ -107,7 +107,8 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   );
   const apiHeaders = staticHeaders(apiSecurityHeaders(config.secureCookies));
   app.use((req, res, next) => (req.url.startsWith('/api/') ? apiHeaders : documentHeaders)(req, res, next));
-  app.use(compression());
+  // compression(), put on a response only when it could compress it (see the module): small answers skip its wrapping.
+  installLazyCompression(app);
 
   // Probes and metrics: no session, no cookie.
   mountHealth(app, logger);

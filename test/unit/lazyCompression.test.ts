@@ -1,13 +1,12 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { AddressInfo } from 'node:net';
 import compression from 'compression';
 import express, { type Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenApp, rawRequest } from '../helpers/rawHttp.js';
 import { installLazyCompression } from '../../api/middleware/lazyCompression.js';
 import { installLeanJson } from '../../api/leanJson.js';
 
@@ -64,34 +63,12 @@ function build(lazy: boolean): Express {
   return app;
 }
 
-async function listen(app: Express) {
-  const server = await new Promise<http.Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-function raw(base: string, p: string, method: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${p}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const { date: _d, 'last-modified': _lm, ...rest } = res.headers;
-        resolve({ status: res.statusCode!, headers: rest, body: Buffer.concat(chunks) });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 describe('lazy compression: the same answers as compression() on every request', () => {
-  let lazy: Awaited<ReturnType<typeof listen>>;
-  let eager: Awaited<ReturnType<typeof listen>>;
+  let lazy: Awaited<ReturnType<typeof listenApp>>;
+  let eager: Awaited<ReturnType<typeof listenApp>>;
   beforeAll(async () => {
-    lazy = await listen(build(true));
-    eager = await listen(build(false));
+    lazy = await listenApp(build(true));
+    eager = await listenApp(build(false));
   });
   afterAll(() => {
     lazy?.server.close();
@@ -105,8 +82,8 @@ describe('lazy compression: the same answers as compression() on every request',
       it(`${method} ${name}`, async () => {
         for (const enc of encodings) {
           const headers = enc ? { 'Accept-Encoding': enc } : ({} as Record<string, string>);
-          const a = await raw(lazy.base, `/${name}`, method, headers);
-          const b = await raw(eager.base, `/${name}`, method, headers);
+          const a = await rawRequest(lazy.base, `/${name}`, method, headers);
+          const b = await rawRequest(eager.base, `/${name}`, method, headers);
           if (name === 'endSmallNoLength') {
             // The one difference: compression() writes the headers before it sees the body, so a small body ended
             // without a Content-Length goes out chunked; left alone, Node counts it. Same body either way.
@@ -125,14 +102,14 @@ describe('lazy compression: the same answers as compression() on every request',
 
   it('compresses what it should (the cases are not all left alone)', async () => {
     for (const name of ['bigJson', 'bigHtml', 'streamed', 'piped', 'sendFile', 'endString', 'varyKeptBig']) {
-      const res = await raw(lazy.base, `/${name}`, 'GET', { 'Accept-Encoding': 'gzip, deflate, br' });
+      const res = await rawRequest(lazy.base, `/${name}`, 'GET', { 'Accept-Encoding': 'gzip, deflate, br' });
       expect(res.headers['content-encoding'], name).toBe('br');
     }
     for (const name of ['smallJson', 'smallText', 'noTransform', 'notCompressible', 'endSmallNoLength']) {
-      const res = await raw(lazy.base, `/${name}`, 'GET', { 'Accept-Encoding': 'gzip, deflate, br' });
+      const res = await rawRequest(lazy.base, `/${name}`, 'GET', { 'Accept-Encoding': 'gzip, deflate, br' });
       expect(res.headers['content-encoding'], name).toBeUndefined();
     }
-    expect((await raw(lazy.base, '/smallJson', 'GET', {})).headers.vary).toBe('Accept-Encoding');
-    expect((await raw(lazy.base, '/varyKept', 'GET', {})).headers.vary).toBe('Origin, Accept-Encoding');
+    expect((await rawRequest(lazy.base, '/smallJson', 'GET', {})).headers.vary).toBe('Accept-Encoding');
+    expect((await rawRequest(lazy.base, '/varyKept', 'GET', {})).headers.vary).toBe('Origin, Accept-Encoding');
   });
 });

@@ -1,9 +1,8 @@
-import http from 'node:http';
 import zlib from 'node:zlib';
-import type { AddressInfo } from 'node:net';
 import compression from 'compression';
 import express, { type Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenApp, rawRequest } from '../helpers/rawHttp.js';
 import { installLeanJson } from '../../api/leanJson.js';
 
 const big = Array.from({ length: 200 }, (_, i) => ({ id: i, name: `Ünïcødé ${i} — “quoted” <b>&</b>`, ok: i % 2 === 0 }));
@@ -35,35 +34,12 @@ function build(lean: boolean): Express {
   return app;
 }
 
-async function listen(app: Express): Promise<{ base: string; server: http.Server }> {
-  const server = await new Promise<http.Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-/** Status, headers (without Date) and the raw bytes of the body, as they come off the wire. */
-function raw(base: string, path: string, method: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const { date: _date, ...rest } = res.headers;
-        resolve({ status: res.statusCode!, headers: rest, body: Buffer.concat(chunks) });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 describe('lean res.json: the same answer as Express, byte for byte', () => {
-  let lean: Awaited<ReturnType<typeof listen>>;
-  let plain: Awaited<ReturnType<typeof listen>>;
+  let lean: Awaited<ReturnType<typeof listenApp>>;
+  let plain: Awaited<ReturnType<typeof listenApp>>;
   beforeAll(async () => {
-    lean = await listen(build(true));
-    plain = await listen(build(false));
+    lean = await listenApp(build(true));
+    plain = await listenApp(build(false));
   });
   afterAll(() => {
     lean?.server.close();
@@ -73,16 +49,16 @@ describe('lean res.json: the same answer as Express, byte for byte', () => {
   for (const name of Object.keys(CASES)) {
     for (const method of ['GET', 'HEAD', 'POST']) {
       it(`${method} ${name}`, async () => {
-        const a = await raw(lean.base, `/${name}`, method);
-        const b = await raw(plain.base, `/${name}`, method);
+        const a = await rawRequest(lean.base, `/${name}`, method);
+        const b = await rawRequest(plain.base, `/${name}`, method);
         expect(a).toEqual(b);
       });
     }
   }
 
   it('a body over the compression threshold is compressed the same way, and decodes to the same JSON', async () => {
-    const a = await raw(lean.base, '/big', 'GET', { 'Accept-Encoding': 'gzip' });
-    const b = await raw(plain.base, '/big', 'GET', { 'Accept-Encoding': 'gzip' });
+    const a = await rawRequest(lean.base, '/big', 'GET', { 'Accept-Encoding': 'gzip' });
+    const b = await rawRequest(plain.base, '/big', 'GET', { 'Accept-Encoding': 'gzip' });
     expect(a.headers['content-encoding']).toBe('gzip');
     expect(a.headers).toEqual(b.headers);
     expect(JSON.parse(zlib.gunzipSync(a.body).toString('utf8'))).toEqual(big);

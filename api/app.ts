@@ -178,7 +178,7 @@ const PLACEHOLDER = `<!doctype html><meta charset="utf-8"><title>Leadstage</titl
  * The headers of an API answer: no content may load from it (`default-src 'none'`), nothing may frame it, no MIME
  * sniffing, same-origin readers only, and HSTS behind TLS. Routes that answer with a file set their own CSP.
  */
-export function apiSecurityHeaders(hsts: boolean): RequestHandler {
+function apiSecurityHeaders(hsts: boolean): RequestHandler {
   return helmet({
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
     crossOriginOpenerPolicy: false,

@@ -13,7 +13,9 @@ const logger = createLogger(config);
 // A stray rejection (a library's un-awaited promise) is logged; the process keeps serving rather than dying.
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
 const db = startupDatabase(config, 'server', (m) => logger.warn(m));
-await prepareDatabase(db);
+const { grantsAdded } = await prepareDatabase(db);
+// A database seeded before a permission group existed gets that group's default grants (the rest stay as ops set them).
+if (grantsAdded.length) logger.info({ grants: grantsAdded.map((g) => `${g.pg_role}:${g.pg_group}=${g.pg_bits}`) }, `added ${grantsAdded.length} default permission grants`);
 // The first root user's generated password is for the person starting the server: plain text on stderr, once,
 // whatever the log level, and outside the JSON log stream on stdout.
 await ensureRootUser(db, config, (m) => console.error(m));

@@ -47,7 +47,7 @@ await runCli(async () => {
       await migrateLatest(db);
       console.log('seeded:', (await runSeeds(db, (f) => f.startsWith('01_'))).join(', '));
     } else {
-      await prepareDatabase(db); // the matrix only if the table is empty: ops' grant changes stay
+      await prepareDatabase(db); // missing grants only: ops' grant changes stay
       console.log('seeded:', (await runSeeds(db, (f) => f.startsWith('02_') || f.startsWith('03_'))).join(', '));
     }
   } finally {

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import { createKnex } from './knex.js';
-import { migrateLatest, runSeeds } from './migrationSource.js';
+import { migrateLatest } from './migrationSource.js';
+import { grantRows } from '../../resources/permissions.js';
 import { hashPassword } from '../services/passwords.js';
 import { isEmail } from '../../resources/fields.js';
 
@@ -19,11 +20,20 @@ export function openDatabase(config: Config, log?: (message: string) => void): K
     : createKnex({ pgliteDir: pgliteDir(config), log });
 }
 
-/** Migrates, and writes the permission matrix when the table is empty (later edits by ops are kept). */
-export async function prepareDatabase(db: Knex): Promise<void> {
+/**
+ * Gives every (role, group) pair that permission_grants lacks its default from resources/permissions.ts, and keeps
+ * every row already there: a group added after a database was seeded works at the next start, and grants that an
+ * operator changed stay as they are (to take a grant away, set its bits to 0; a deleted row comes back). Returns the
+ * rows added.
+ */
+export async function fillMissingGrants(db: Knex): Promise<{ pg_role: string; pg_group: string; pg_bits: number }[]> {
+  return db('permission_grants').insert(grantRows()).onConflict(['pg_role', 'pg_group']).ignore().returning(['pg_role', 'pg_group', 'pg_bits']);
+}
+
+/** Migrates, then fills in the grants the database lacks (an empty table gets the whole matrix). */
+export async function prepareDatabase(db: Knex): Promise<{ grantsAdded: { pg_role: string; pg_group: string; pg_bits: number }[] }> {
   await migrateLatest(db);
-  const grants = await db('permission_grants').count({ n: '*' }).first();
-  if (Number(grants?.n ?? 0) === 0) await runSeeds(db, (f) => f.startsWith('01_'));
+  return { grantsAdded: await fillMissingGrants(db) };
 }
 
 export interface CreatedUser {

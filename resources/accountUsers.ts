@@ -31,6 +31,7 @@ export const accountUsers: ResourceDeclaration = {
   primaryKey: 'au_id',
   // Entry admin member screens are gated by entry_account_users; set_role by account_members.
   group: 'entry_account_users',
+  grants: { root: 15, superadmin: 0, admin: 0, member: 0 },
   tenancy: 'account',
   accountKey: 'au_accountid',
   operations: { list: 'read', get: 'read', create: 'create', update: 'update', delete: 'delete' },

@@ -47,6 +47,7 @@ export const accounts: ResourceDeclaration = {
   table: 'accounts',
   primaryKey: 'a_id',
   group: 'entry_accounts',
+  grants: { root: 15, superadmin: 15, admin: 5, member: 1 },
   tenancy: 'global',
   operations: { list: 'read', get: 'read', create: 'create', update: 'update', delete: 'delete' },
   create: accountCreate,

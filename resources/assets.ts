@@ -1,3 +1,4 @@
+import { staffAndMembers } from './roles.js';
 import { z } from 'zod';
 import { defineAccountResource } from './define.js';
 import { isUuid } from './fields.js';
@@ -37,6 +38,8 @@ export const assets = defineAccountResource({
   table: 'assets',
   prefix: 'as',
   group: 'account_assets',
+  grants: staffAndMembers(15, 1),
+  icon: 'perm_media',
   fields: {
     as_title: { kind: 'text', required: true, list: true, sort: true },
     as_name: { kind: 'identifier', required: true, list: true, sort: true },
@@ -50,6 +53,36 @@ export const assets = defineAccountResource({
   search: ['as_title', 'as_name'],
   unique: [{ field: 'as_name' }],
   codes: ['asset_upload_not_found', 'asset_type_not_allowed'],
+  labels: {
+    en: {
+      name_one: 'Asset',
+      name_other: 'Assets',
+      fields: {
+        as_title: 'Title',
+        as_name: 'Name',
+        as_type: 'Type',
+        as_size: 'Size',
+        as_version: 'Version',
+        as_fileid: 'File',
+        as_filename: 'File name',
+        as_sha256: 'SHA-256',
+      },
+    },
+    nl: {
+      name_one: 'Asset',
+      name_other: 'Assets',
+      fields: {
+        as_title: 'Titel',
+        as_name: 'Naam',
+        as_type: 'Type',
+        as_size: 'Grootte',
+        as_version: 'Versie',
+        as_fileid: 'Bestand',
+        as_filename: 'Bestandsnaam',
+        as_sha256: 'SHA-256',
+      },
+    },
+  },
 });
 
 const uuid = z.string({ error: 'error_uuid_invalid' }).refine(isUuid, { error: 'error_uuid_invalid' }).transform((v) => v.toLowerCase());

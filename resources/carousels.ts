@@ -1,3 +1,4 @@
+import { staffAndMembers } from './roles.js';
 import { defineAccountResource } from './define.js';
 
 /**
@@ -10,12 +11,18 @@ export const carousels = defineAccountResource({
   table: 'carousels',
   prefix: 'c',
   group: 'account_carousels',
+  grants: staffAndMembers(15, 1),
+  icon: 'view_carousel',
   fields: {
     c_title: { kind: 'text', required: true, list: true, sort: true },
     c_name: { kind: 'identifier', required: true, list: true, sort: true },
   },
   search: ['c_title', 'c_name'],
   unique: [{ field: 'c_name' }],
+  labels: {
+    en: { name_one: 'Carousel', name_other: 'Carousels', fields: { c_title: 'Title', c_name: 'Name' } },
+    nl: { name_one: 'Carrousel', name_other: 'Carrousels', fields: { c_title: 'Titel', c_name: 'Naam' } },
+  },
 });
 
 /** A canvas is at most this many pixels on a side (an 8K screen, with room). */
@@ -55,6 +62,64 @@ export const variants = defineAccountResource({
   },
   search: ['v_title', 'v_name'],
   unique: [{ field: 'v_name', code: 'name_taken' }],
+  labels: {
+    en: {
+      name_one: 'Variant',
+      name_other: 'Variants',
+      fields: {
+        v_carouselid: 'Carousel',
+        v_title: 'Title',
+        v_name: 'Name',
+        v_width: 'Width (px)',
+        v_height: 'Height (px)',
+        v_x: 'X (px)',
+        v_y: 'Y (px)',
+        v_bgcolor: 'Background colour',
+        v_autoplay: 'Autoplay',
+        v_default_duration_ms: 'Default slide duration (ms)',
+        v_infinite: 'Loop forever',
+        v_screensaver_timeout_s: 'Screensaver after (s)',
+        v_navigation_enabled: 'Navigation buttons',
+        v_next_assetid: 'Next button image',
+        v_next_x: 'Next button X',
+        v_next_y: 'Next button Y',
+        v_prev_assetid: 'Previous button image',
+        v_prev_x: 'Previous button X',
+        v_prev_y: 'Previous button Y',
+        v_home_assetid: 'Home button image',
+        v_home_x: 'Home button X',
+        v_home_y: 'Home button Y',
+      },
+    },
+    nl: {
+      name_one: 'Variant',
+      name_other: 'Varianten',
+      fields: {
+        v_carouselid: 'Carrousel',
+        v_title: 'Titel',
+        v_name: 'Naam',
+        v_width: 'Breedte (px)',
+        v_height: 'Hoogte (px)',
+        v_x: 'X (px)',
+        v_y: 'Y (px)',
+        v_bgcolor: 'Achtergrondkleur',
+        v_autoplay: 'Automatisch afspelen',
+        v_default_duration_ms: 'Standaardduur per dia (ms)',
+        v_infinite: 'Eindeloos herhalen',
+        v_screensaver_timeout_s: 'Schermbeveiliging na (s)',
+        v_navigation_enabled: 'Navigatieknoppen',
+        v_next_assetid: 'Afbeelding knop volgende',
+        v_next_x: 'Knop volgende X',
+        v_next_y: 'Knop volgende Y',
+        v_prev_assetid: 'Afbeelding knop vorige',
+        v_prev_x: 'Knop vorige X',
+        v_prev_y: 'Knop vorige Y',
+        v_home_assetid: 'Afbeelding knop begin',
+        v_home_x: 'Knop begin X',
+        v_home_y: 'Knop begin Y',
+      },
+    },
+  },
 });
 
 export const slides = defineAccountResource({
@@ -73,6 +138,34 @@ export const slides = defineAccountResource({
   },
   search: ['sl_title'],
   order: { field: 'sl_order', parent: ['sl_carouselid'] },
+  labels: {
+    en: {
+      name_one: 'Slide',
+      name_other: 'Slides',
+      fields: {
+        sl_carouselid: 'Carousel',
+        sl_title: 'Title',
+        sl_subtitle: 'Subtitle',
+        sl_name: 'Name',
+        sl_order: 'Order',
+        sl_duration_ms: 'Duration (ms)',
+        sl_bgcolor: 'Background colour',
+      },
+    },
+    nl: {
+      name_one: 'Dia',
+      name_other: 'Dia\'s',
+      fields: {
+        sl_carouselid: 'Carrousel',
+        sl_title: 'Titel',
+        sl_subtitle: 'Ondertitel',
+        sl_name: 'Naam',
+        sl_order: 'Volgorde',
+        sl_duration_ms: 'Duur (ms)',
+        sl_bgcolor: 'Achtergrondkleur',
+      },
+    },
+  },
 });
 
 export const LAYER_TYPES = ['image', 'video', 'iframe', 'hotspot', 'collectionqr'] as const;
@@ -118,6 +211,80 @@ export const layers = defineAccountResource({
     if (type === 'collectionqr' && !r.ly_collectionid) errors.ly_collectionid = 'error_required';
     return errors;
   },
+  labels: {
+    en: {
+      name_one: 'Layer',
+      name_other: 'Layers',
+      fields: {
+        ly_slideid: 'Slide',
+        ly_variantid: 'Variant',
+        ly_title: 'Title',
+        ly_type: 'Type',
+        ly_assetid: 'Asset',
+        ly_order: 'Order',
+        ly_x: 'X (px)',
+        ly_y: 'Y (px)',
+        ly_width: 'Width (px)',
+        ly_height: 'Height (px)',
+        ly_iframe_url: 'Web page address',
+        ly_hotspot_carouselid: 'Opens carousel',
+        ly_collectionid: 'Collection',
+        ly_download_formid: 'Download form',
+        ly_form_styleid: 'Form style',
+        ly_qr_fg: 'QR colour',
+        ly_qr_bg: 'QR background',
+        ly_muted: 'Muted',
+        ly_loop: 'Loop',
+        ly_autoplay: 'Autoplay',
+        ly_pausable: 'Tap to pause',
+      },
+      options: {
+        ly_type: {
+          image: 'Image',
+          video: 'Video',
+          iframe: 'Web page',
+          hotspot: 'Hotspot',
+          collectionqr: 'Collection QR code',
+        },
+      },
+    },
+    nl: {
+      name_one: 'Laag',
+      name_other: 'Lagen',
+      fields: {
+        ly_slideid: 'Dia',
+        ly_variantid: 'Variant',
+        ly_title: 'Titel',
+        ly_type: 'Type',
+        ly_assetid: 'Asset',
+        ly_order: 'Volgorde',
+        ly_x: 'X (px)',
+        ly_y: 'Y (px)',
+        ly_width: 'Breedte (px)',
+        ly_height: 'Hoogte (px)',
+        ly_iframe_url: 'Adres webpagina',
+        ly_hotspot_carouselid: 'Opent carrousel',
+        ly_collectionid: 'Collectie',
+        ly_download_formid: 'Downloadformulier',
+        ly_form_styleid: 'Formulierstijl',
+        ly_qr_fg: 'QR-kleur',
+        ly_qr_bg: 'QR-achtergrond',
+        ly_muted: 'Geluid uit',
+        ly_loop: 'Herhalen',
+        ly_autoplay: 'Automatisch afspelen',
+        ly_pausable: 'Tik om te pauzeren',
+      },
+      options: {
+        ly_type: {
+          image: 'Afbeelding',
+          video: 'Video',
+          iframe: 'Webpagina',
+          hotspot: 'Hotspot',
+          collectionqr: 'QR-code van collectie',
+        },
+      },
+    },
+  },
 });
 
 export const carouselGroups = defineAccountResource({
@@ -125,11 +292,24 @@ export const carouselGroups = defineAccountResource({
   table: 'carousel_groups',
   prefix: 'cg',
   group: 'account_carousels',
+  icon: 'workspaces',
   fields: {
     cg_title: { kind: 'text', required: true, list: true, sort: true },
     cg_standby_carouselid: { kind: 'reference', reference: 'carousels', list: true },
   },
   search: ['cg_title'],
+  labels: {
+    en: {
+      name_one: 'Carousel group',
+      name_other: 'Carousel groups',
+      fields: { cg_title: 'Title', cg_standby_carouselid: 'Standby carousel' },
+    },
+    nl: {
+      name_one: 'Carrouselgroep',
+      name_other: 'Carrouselgroepen',
+      fields: { cg_title: 'Titel', cg_standby_carouselid: 'Stand-bycarrousel' },
+    },
+  },
 });
 
 /** Codes: at least 8 characters of an alphabet without look-alikes (no 0/O, 1/I/L, 2/Z, 5/S, 8/B). */
@@ -142,6 +322,7 @@ export const codes = defineAccountResource({
   table: 'carousel_codes',
   prefix: 'cc',
   group: 'account_carousels',
+  icon: 'qr_code',
   fields: {
     cc_groupid: { kind: 'reference', reference: 'carousel-groups', required: true, list: true, filter: true },
     cc_title: { kind: 'text', list: true, sort: true },
@@ -149,6 +330,18 @@ export const codes = defineAccountResource({
   },
   search: ['cc_title', 'cc_code'],
   title: 'cc_code',
+  labels: {
+    en: {
+      name_one: 'Code',
+      name_other: 'Codes',
+      fields: { cc_groupid: 'Carousel group', cc_title: 'Title', cc_code: 'Code' },
+    },
+    nl: {
+      name_one: 'Code',
+      name_other: 'Codes',
+      fields: { cc_groupid: 'Carrouselgroep', cc_title: 'Titel', cc_code: 'Code' },
+    },
+  },
 });
 
 /** What a player reports (POST /play/{code}/events). */

@@ -14,6 +14,7 @@ export const collections = defineAccountResource({
   table: 'collections',
   prefix: 'co',
   group: 'account_assets',
+  icon: 'collections',
   fields: {
     co_title: { kind: 'text', required: true, list: true, sort: true },
     co_name: { kind: 'identifier', required: true, list: true, sort: true },
@@ -21,6 +22,18 @@ export const collections = defineAccountResource({
   },
   search: ['co_title', 'co_name'],
   unique: [{ field: 'co_name' }],
+  labels: {
+    en: {
+      name_one: 'Collection',
+      name_other: 'Collections',
+      fields: { co_title: 'Title', co_name: 'Name', co_token: 'Public link' },
+    },
+    nl: {
+      name_one: 'Collectie',
+      name_other: 'Collecties',
+      fields: { co_title: 'Titel', co_name: 'Naam', co_token: 'Openbare link' },
+    },
+  },
 });
 
 /** PUT /collections/{id}/assets and /carousel-groups/{id}/items: the complete ordered ids (may be empty). */

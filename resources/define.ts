@@ -102,6 +102,9 @@ export interface AccountResourceInput {
   /** Column prefix: <p>_id, <p>_accountid, <p>_created_at, <p>_updated_at. */
   prefix: string;
   group: string;
+  grants?: ResourceDeclaration['grants'];
+  icon?: ResourceDeclaration['icon'];
+  labels?: ResourceDeclaration['labels'];
   fields: Fields;
   search?: string[];
   defaultSort?: { field: string; order: 'ASC' | 'DESC' };
@@ -133,6 +136,9 @@ export function defineAccountResource(input: AccountResourceInput): ResourceDecl
     table: input.table,
     primaryKey: `${p}_id`,
     group: input.group,
+    grants: input.grants,
+    icon: input.icon,
+    labels: input.labels,
     tenancy: 'account',
     accountKey: `${p}_accountid`,
     operations: input.operations ?? { list: 'read', get: 'read', create: 'create', update: 'update', delete: 'delete' },

@@ -1,3 +1,4 @@
+import { staffAndMembers } from './roles.js';
 import { defineAccountResource } from './define.js';
 
 export const EVENT_ACCESS_TYPES = ['open', 'closed', 'restricted'] as const;
@@ -8,6 +9,8 @@ export const events = defineAccountResource({
   table: 'events',
   prefix: 'ev',
   group: 'account_events',
+  grants: staffAndMembers(15, 1),
+  icon: 'event',
   fields: {
     ev_title: { kind: 'text', required: true, requiredMessage: 'error_event_title_required', list: true, sort: true },
     ev_name: { kind: 'identifier', required: true, list: true, sort: true },
@@ -30,6 +33,44 @@ export const events = defineAccountResource({
     if (r.ev_start_date && r.ev_end_date && String(r.ev_end_date) < String(r.ev_start_date)) errors.ev_end_date = 'error_event_dates_invalid';
     if (r.ev_access_type === 'restricted' && !r.ev_access_code) errors.ev_access_code = 'error_access_code_required';
     return errors;
+  },
+  labels: {
+    en: {
+      name_one: 'Event',
+      name_other: 'Events',
+      fields: {
+        ev_title: 'Title',
+        ev_name: 'Name',
+        ev_is_enabled: 'Enabled',
+        ev_start_date: 'Start date',
+        ev_end_date: 'End date',
+        ev_ownerid: 'Owner',
+        ev_access_type: 'Access',
+        ev_access_code: 'Access code',
+        ev_external_id: 'External ID',
+        ev_registration_formid: 'Registration form',
+        ev_consent_text: 'News opt-in text',
+      },
+      options: { ev_access_type: { open: 'Open', closed: 'Closed', restricted: 'Restricted' } },
+    },
+    nl: {
+      name_one: 'Evenement',
+      name_other: 'Evenementen',
+      fields: {
+        ev_title: 'Titel',
+        ev_name: 'Naam',
+        ev_is_enabled: 'Ingeschakeld',
+        ev_start_date: 'Begindatum',
+        ev_end_date: 'Einddatum',
+        ev_ownerid: 'Eigenaar',
+        ev_access_type: 'Toegang',
+        ev_access_code: 'Toegangscode',
+        ev_external_id: 'Externe ID',
+        ev_registration_formid: 'Registratieformulier',
+        ev_consent_text: 'Tekst nieuwsbrief-toestemming',
+      },
+      options: { ev_access_type: { open: 'Open', closed: 'Gesloten', restricted: 'Besloten' } },
+    },
   },
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from './permissions.js';
+import { ROLES } from './roles.js';
 
 /** Field rules shared by several resources. Error messages are message keys (resources/messages.ts). */
 

@@ -46,6 +46,7 @@ export const folders: ResourceDeclaration = {
   table: 'folders',
   primaryKey: 'fo_id',
   group: 'entry_files',
+  grants: { root: 15, superadmin: 0, admin: 0, member: 0 },
   tenancy: 'global',
   operations: { list: 'read', get: 'read', create: 'create', update: 'update', delete: 'delete' },
   create: folderCreate,

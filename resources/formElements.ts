@@ -1,3 +1,4 @@
+import { staffAndMembers } from './roles.js';
 import { defineAccountResource } from './define.js';
 import { ELEMENT_TYPES, LIST_TYPES, type ElementType } from './answers.js';
 
@@ -56,6 +57,7 @@ export const formElements = defineAccountResource({
   table: 'form_elements',
   prefix: 'fe',
   group: 'account_form_elements',
+  grants: staffAndMembers(15, 1),
   fields: {
     fe_formid: { kind: 'reference', reference: 'forms', parent: true, required: true, createOnly: true },
     fe_title: { kind: 'text', required: true, list: true, sort: true },
@@ -80,5 +82,69 @@ export const formElements = defineAccountResource({
     const options = optionsError(type, r.fe_options);
     if (options) errors.fe_options = options;
     return errors;
+  },
+  labels: {
+    en: {
+      name_one: 'Form element',
+      name_other: 'Form elements',
+      fields: {
+        fe_formid: 'Form',
+        fe_title: 'Title',
+        fe_name: 'Data name',
+        fe_external_name: 'CSV column name',
+        fe_type: 'Type',
+        fe_listid: 'List',
+        fe_order: 'Order',
+        fe_is_required: 'Required',
+        fe_options: 'Options',
+      },
+      options: {
+        fe_type: {
+          text: 'Text',
+          textarea: 'Text area',
+          date_selector_days: 'Day selector',
+          choice_chips_single: 'Chips (one choice)',
+          choice_chips_multiple: 'Chips (several choices)',
+          checkbox: 'Checkbox',
+          checkbox_tree: 'Checkbox tree',
+          radio_tree: 'Radio tree',
+          selectbox: 'Select box',
+          toggle: 'Toggle',
+          slider: 'Slider',
+          picker: 'Picker',
+        },
+      },
+    },
+    nl: {
+      name_one: 'Formulierelement',
+      name_other: 'Formulierelementen',
+      fields: {
+        fe_formid: 'Formulier',
+        fe_title: 'Titel',
+        fe_name: 'Gegevensnaam',
+        fe_external_name: 'Kolomnaam in CSV',
+        fe_type: 'Soort',
+        fe_listid: 'Lijst',
+        fe_order: 'Volgorde',
+        fe_is_required: 'Verplicht',
+        fe_options: 'Opties',
+      },
+      options: {
+        fe_type: {
+          text: 'Tekst',
+          textarea: 'Tekstvak',
+          date_selector_days: 'Dagkiezer',
+          choice_chips_single: 'Chips (één keuze)',
+          choice_chips_multiple: 'Chips (meerdere keuzes)',
+          checkbox: 'Selectievakje',
+          checkbox_tree: 'Boom met selectievakjes',
+          radio_tree: 'Boom met keuzerondjes',
+          selectbox: 'Keuzelijst',
+          toggle: 'Schakelaar',
+          slider: 'Schuifregelaar',
+          picker: 'Kiezer',
+        },
+      },
+    },
   },
 });

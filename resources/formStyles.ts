@@ -1,3 +1,4 @@
+import { staffAndMembers } from './roles.js';
 import { defineAccountResource } from './define.js';
 
 /** Custom CSS is at most 100 KB and only ever served as a stylesheet of the public page. */
@@ -9,6 +10,8 @@ export const formStyles = defineAccountResource({
   table: 'form_styles',
   prefix: 'st',
   group: 'account_form_styles',
+  grants: staffAndMembers(15, 0),
+  icon: 'palette',
   fields: {
     st_title: { kind: 'text', required: true, list: true, sort: true },
     st_eventid: { kind: 'reference', reference: 'events', list: true, filter: true },
@@ -28,4 +31,50 @@ export const formStyles = defineAccountResource({
     st_mail_html: { kind: 'longtext' },
   },
   search: ['st_title'],
+  labels: {
+    en: {
+      name_one: 'Form style',
+      name_other: 'Form styles',
+      fields: {
+        st_title: 'Title',
+        st_eventid: 'Event',
+        st_form_logo_assetid: 'Form page logo',
+        st_form_title: 'Form page title',
+        st_form_description: 'Form page description',
+        st_thanks_logo_assetid: 'Thanks page logo',
+        st_thanks_title: 'Thanks page title',
+        st_thanks_description: 'Thanks page description',
+        st_external_url_title: 'External link text',
+        st_external_url: 'External link',
+        st_custom_css: 'Custom CSS',
+        st_font_1: 'Font 1',
+        st_font_2: 'Font 2',
+        st_font_3: 'Font 3',
+        st_mail_subject: 'Confirmation e-mail subject',
+        st_mail_html: 'Confirmation e-mail HTML',
+      },
+    },
+    nl: {
+      name_one: 'Formulierstijl',
+      name_other: 'Formulierstijlen',
+      fields: {
+        st_title: 'Titel',
+        st_eventid: 'Evenement',
+        st_form_logo_assetid: 'Logo formulierpagina',
+        st_form_title: 'Titel formulierpagina',
+        st_form_description: 'Beschrijving formulierpagina',
+        st_thanks_logo_assetid: 'Logo bedankpagina',
+        st_thanks_title: 'Titel bedankpagina',
+        st_thanks_description: 'Beschrijving bedankpagina',
+        st_external_url_title: 'Tekst externe link',
+        st_external_url: 'Externe link',
+        st_custom_css: 'Eigen CSS',
+        st_font_1: 'Lettertype 1',
+        st_font_2: 'Lettertype 2',
+        st_font_3: 'Lettertype 3',
+        st_mail_subject: 'Onderwerp bevestigingsmail',
+        st_mail_html: 'HTML bevestigingsmail',
+      },
+    },
+  },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineAccountResource } from './define.js';
-import { NOBODY } from './permissions.js';
+import { NOBODY, staffAndMembers } from './roles.js';
 
 export const HANDOFF_STATUSES = ['pending', 'accepted', 'not_available'] as const;
 
@@ -14,6 +14,8 @@ export const handoffs = defineAccountResource({
   table: 'handoffs',
   prefix: 'ho',
   group: 'account_handoffs',
+  grants: staffAndMembers(7, 7),
+  icon: 'swap_horiz',
   // The group has no delete bit (spec 6: read, create, update), so a delete is refused for every role: the history stays.
   operations: { list: 'read', get: 'read', create: 'create', update: 'update', delete: NOBODY },
   fields: {
@@ -27,6 +29,36 @@ export const handoffs = defineAccountResource({
   },
   defaultSort: { field: 'ho_created_at', order: 'DESC' },
   title: 'ho_status',
+  labels: {
+    en: {
+      name_one: 'Handoff',
+      name_other: 'Handoffs',
+      fields: {
+        ho_leadid: 'Lead',
+        ho_to_userid: 'Representative',
+        ho_message: 'Message',
+        ho_status: 'Status',
+        ho_created_by: 'Handed off by',
+      },
+      options: {
+        ho_status: { pending: 'Waiting for an answer', accepted: 'Accepted', not_available: 'Not available' },
+      },
+    },
+    nl: {
+      name_one: 'Overdracht',
+      name_other: 'Overdrachten',
+      fields: {
+        ho_leadid: 'Lead',
+        ho_to_userid: 'Vertegenwoordiger',
+        ho_message: 'Bericht',
+        ho_status: 'Status',
+        ho_created_by: 'Overgedragen door',
+      },
+      options: {
+        ho_status: { pending: 'Wacht op antwoord', accepted: 'Aangenomen', not_available: 'Niet beschikbaar' },
+      },
+    },
+  },
 });
 
 /** What the representative answers on the handoff page. */

@@ -1,58 +1,7 @@
-import { accounts } from './accounts.js';
-import { accountUsers } from './accountUsers.js';
-import { users } from './users.js';
-import { folders } from './folders.js';
-import { files } from './files.js';
-import { members } from './members.js';
-import { invites } from './invites.js';
-import { events } from './events.js';
-import { eventForms } from './eventForms.js';
-import { forms } from './forms.js';
-import { formElements } from './formElements.js';
-import { lists } from './lists.js';
-import { listItems } from './listItems.js';
-import { formStyles } from './formStyles.js';
-import { integrations } from './integrations.js';
-import { eventIntegrations } from './eventIntegrations.js';
-import { mailTemplates } from './mailTemplates.js';
-import { settings } from './settings.js';
-import { leads } from './leads.js';
-import { handoffs } from './handoffs.js';
-import { assets } from './assets.js';
-import { collections } from './collections.js';
-import { carousels, variants, slides, layers, carouselGroups, codes } from './carousels.js';
+import { RESOURCES } from './registry.js';
 import type { ResourceDeclaration } from './types.js';
 
-/** The account console's resources (account-console.md section 3), mounted under /accounts/{accountId}/<name>. */
-export const ACCOUNT_RESOURCES: ResourceDeclaration[] = [
-  members,
-  invites,
-  events,
-  eventForms,
-  forms,
-  formElements,
-  lists,
-  listItems,
-  formStyles,
-  integrations,
-  eventIntegrations,
-  mailTemplates,
-  settings,
-  leads,
-  handoffs,
-  assets,
-  collections,
-  carousels,
-  variants,
-  slides,
-  layers,
-  carouselGroups,
-  codes,
-];
-
-export const RESOURCES: ResourceDeclaration[] = [accounts, accountUsers, users, folders, files, ...ACCOUNT_RESOURCES];
-export { accounts, accountUsers, users, folders, files };
-export { members, invites, events, eventForms, forms, formElements, lists, listItems, formStyles, integrations, eventIntegrations, mailTemplates, settings, leads, assets, collections, carousels, variants, slides, layers, carouselGroups, codes };
+export * from './registry.js';
 
 /** A registered declaration by its name (the REST path segment). */
 export function resourceNamed(name: string): ResourceDeclaration | undefined {

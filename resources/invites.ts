@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineAccountResource } from './define.js';
 import { name } from './fields.js';
 import { checkPasswords } from './users.js';
-import { ROLES } from './permissions.js';
+import { ROLES, staffAndMembers } from './roles.js';
 
 export const INVITE_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 /** An invite link is valid this long. */
@@ -14,6 +14,8 @@ export const invites = defineAccountResource({
   table: 'invites',
   prefix: 'iv',
   group: 'account_invites',
+  grants: staffAndMembers(15, 0),
+  icon: 'forward_to_inbox',
   fields: {
     iv_email: { kind: 'email', required: true, requiredMessage: 'error_email_required', list: true, sort: true, createOnly: true },
     iv_first_name: { kind: 'text', max: 100, list: true, sort: true },
@@ -26,6 +28,42 @@ export const invites = defineAccountResource({
   search: ['iv_email', 'iv_first_name', 'iv_last_name'],
   defaultSort: { field: 'iv_created_at', order: 'DESC' },
   title: 'iv_email',
+  labels: {
+    en: {
+      name_one: 'Invite',
+      name_other: 'Invites',
+      fields: {
+        iv_email: 'E-mail',
+        iv_first_name: 'First name',
+        iv_last_name: 'Last name',
+        iv_role: 'Role',
+        iv_status: 'Status',
+        iv_expires_at: 'Expires',
+        iv_invited_by: 'Invited by',
+      },
+      options: {
+        iv_role: { root: 'Root', superadmin: 'Superadmin', admin: 'Admin', member: 'Member' },
+        iv_status: { pending: 'Pending', accepted: 'Accepted', revoked: 'Revoked', expired: 'Expired' },
+      },
+    },
+    nl: {
+      name_one: 'Uitnodiging',
+      name_other: 'Uitnodigingen',
+      fields: {
+        iv_email: 'E-mail',
+        iv_first_name: 'Voornaam',
+        iv_last_name: 'Achternaam',
+        iv_role: 'Rol',
+        iv_status: 'Status',
+        iv_expires_at: 'Verloopt',
+        iv_invited_by: 'Uitgenodigd door',
+      },
+      options: {
+        iv_role: { root: 'Root', superadmin: 'Superadmin', admin: 'Beheerder', member: 'Lid' },
+        iv_status: { pending: 'Open', accepted: 'Aangenomen', revoked: 'Ingetrokken', expired: 'Verlopen' },
+      },
+    },
+  },
 });
 
 /**

@@ -1,3 +1,4 @@
+import { staffAndMembers } from './roles.js';
 import { z } from 'zod';
 import { defineAccountResource } from './define.js';
 
@@ -15,6 +16,8 @@ export const leads = defineAccountResource({
   table: 'leads',
   prefix: 'ld',
   group: 'account_leads',
+  grants: staffAndMembers(15, 15),
+  icon: 'contact_page',
   fields: {
     ld_eventid: { kind: 'reference', reference: 'events', required: true, createOnly: true, list: true, filter: true, sort: true },
     ld_email: { kind: 'email', list: true, sort: true },
@@ -45,6 +48,74 @@ export const leads = defineAccountResource({
     const name = [r.ld_first_name, r.ld_last_name].filter((v) => typeof v === 'string' && v.trim()).join(' ');
     const email = typeof r.ld_email === 'string' ? r.ld_email : '';
     return name && email ? `${name} · ${email}` : name || email;
+  },
+  labels: {
+    en: {
+      name_one: 'Lead',
+      name_other: 'Leads',
+      fields: {
+        ld_eventid: 'Event',
+        ld_email: 'E-mail',
+        ld_first_name: 'First name',
+        ld_last_name: 'Last name',
+        ld_ownerid: 'Owner',
+        ld_captured_by: 'Captured by',
+        ld_answers: 'Answers',
+        ld_front_fileid: 'Card front',
+        ld_back_fileid: 'Card back',
+        ld_is_valid: 'Valid',
+        ld_transcription_status: 'Transcription',
+        ld_source: 'Source',
+        ld_badge_code: 'Badge code',
+        ld_consent_news: 'News opt-in',
+        ld_consent_text: 'Consent text as shown',
+        ld_captured_at: 'Captured',
+        ld_client_id: 'Device reference',
+      },
+      options: {
+        ld_transcription_status: { none: 'Not needed', pending: 'To transcribe', postponed: 'Postponed', done: 'Transcribed' },
+        ld_source: {
+          registration: 'Registration',
+          scan: 'Badge scan',
+          card: 'Business card',
+          manual: 'Typed in',
+          download: 'Download',
+        },
+      },
+    },
+    nl: {
+      name_one: 'Lead',
+      name_other: 'Leads',
+      fields: {
+        ld_eventid: 'Evenement',
+        ld_email: 'E-mail',
+        ld_first_name: 'Voornaam',
+        ld_last_name: 'Achternaam',
+        ld_ownerid: 'Eigenaar',
+        ld_captured_by: 'Vastgelegd door',
+        ld_answers: 'Antwoorden',
+        ld_front_fileid: 'Voorkant kaartje',
+        ld_back_fileid: 'Achterkant kaartje',
+        ld_is_valid: 'Geldig',
+        ld_transcription_status: 'Overtypen',
+        ld_source: 'Bron',
+        ld_badge_code: 'Badgecode',
+        ld_consent_news: 'Nieuwsbrief',
+        ld_consent_text: 'Toestemmingstekst zoals getoond',
+        ld_captured_at: 'Vastgelegd',
+        ld_client_id: 'Apparaatreferentie',
+      },
+      options: {
+        ld_transcription_status: { none: 'Niet nodig', pending: 'Over te typen', postponed: 'Uitgesteld', done: 'Overgetypt' },
+        ld_source: {
+          registration: 'Inschrijving',
+          scan: 'Badgescan',
+          card: 'Visitekaartje',
+          manual: 'Ingetypt',
+          download: 'Download',
+        },
+      },
+    },
   },
 });
 

@@ -19,6 +19,30 @@ export const listItems = defineAccountResource({
   search: ['li_title', 'li_value'],
   order: { field: 'li_order', parent: ['li_listid', 'li_parentid'] },
   unique: [{ field: 'li_value', code: 'list_item_value_taken' }],
+  labels: {
+    en: {
+      name_one: 'List item',
+      name_other: 'List items',
+      fields: {
+        li_listid: 'List',
+        li_parentid: 'Parent item',
+        li_title: 'Title',
+        li_value: 'Value',
+        li_order: 'Order',
+      },
+    },
+    nl: {
+      name_one: 'Lijstitem',
+      name_other: 'Lijstitems',
+      fields: {
+        li_listid: 'Lijst',
+        li_parentid: 'Bovenliggend item',
+        li_title: 'Titel',
+        li_value: 'Waarde',
+        li_order: 'Volgorde',
+      },
+    },
+  },
 });
 
 /** The value an item gets when none is given: its title, lower case, spaces as underscores. */

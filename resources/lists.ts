@@ -1,3 +1,4 @@
+import { staffAndMembers } from './roles.js';
 import { defineAccountResource } from './define.js';
 
 /** A list of choices (a tree of list-items) that form elements draw from (account-console.md: lists). */
@@ -6,10 +7,16 @@ export const lists = defineAccountResource({
   table: 'lists',
   prefix: 'l',
   group: 'account_lists',
+  grants: staffAndMembers(15, 15),
+  icon: 'account_tree',
   fields: {
     l_title: { kind: 'text', required: true, list: true, sort: true },
     l_name: { kind: 'identifier', required: true, list: true, sort: true },
   },
   search: ['l_title', 'l_name'],
   unique: [{ field: 'l_name' }],
+  labels: {
+    en: { name_one: 'List', name_other: 'Lists', fields: { l_title: 'Title', l_name: 'Name' } },
+    nl: { name_one: 'Lijst', name_other: 'Lijsten', fields: { l_title: 'Titel', l_name: 'Naam' } },
+  },
 });

@@ -1,3 +1,4 @@
+import { staffAndMembers } from './roles.js';
 import { defineAccountResource } from './define.js';
 
 /** Names the product sends mail by; any other identifier is a template of the account's own. */
@@ -9,6 +10,8 @@ export const mailTemplates = defineAccountResource({
   table: 'mail_templates',
   prefix: 'mt',
   group: 'account_mail_templates',
+  grants: staffAndMembers(15, 0),
+  icon: 'email',
   fields: {
     mt_name: { kind: 'identifier', required: true, list: true, sort: true },
     mt_subject: { kind: 'text', required: true, max: 500, list: true, sort: true },
@@ -22,6 +25,36 @@ export const mailTemplates = defineAccountResource({
   search: ['mt_name', 'mt_subject'],
   title: 'mt_name',
   unique: [{ field: 'mt_name' }],
+  labels: {
+    en: {
+      name_one: 'Mail template',
+      name_other: 'Mail templates',
+      fields: {
+        mt_name: 'Name',
+        mt_subject: 'Subject',
+        mt_from_name: 'From name',
+        mt_from_email: 'From e-mail',
+        mt_api_url: 'API address',
+        mt_asset_url: 'Asset address',
+        mt_html: 'HTML body',
+        mt_text: 'Text body',
+      },
+    },
+    nl: {
+      name_one: 'E-mailsjabloon',
+      name_other: 'E-mailsjablonen',
+      fields: {
+        mt_name: 'Naam',
+        mt_subject: 'Onderwerp',
+        mt_from_name: 'Naam afzender',
+        mt_from_email: 'E-mail afzender',
+        mt_api_url: 'API-adres',
+        mt_asset_url: 'Asset-adres',
+        mt_html: 'HTML-inhoud',
+        mt_text: 'Tekstinhoud',
+      },
+    },
+  },
 });
 
 /** Variables every account mail gets: the product, the account and the template's own addresses. */

@@ -1,5 +1,5 @@
 import { defineAccountResource } from './define.js';
-import { ROLES } from './permissions.js';
+import { ROLES } from './roles.js';
 
 /**
  * The account's memberships as the console sees them (account-console.md: members). The user's names and e-mail come
@@ -11,6 +11,8 @@ export const members = defineAccountResource({
   table: 'account_users',
   prefix: 'au',
   group: 'account_members',
+  grants: { root: 31, superadmin: 15, admin: 7, member: 15 },
+  icon: 'group',
   fields: {
     au_userid: { kind: 'reference', reference: 'users', required: true, createOnly: true },
     u_email: { kind: 'email', list: true, sort: true },
@@ -28,5 +30,35 @@ export const members = defineAccountResource({
     const name = [r.u_first_name, r.u_last_name].filter((v) => typeof v === 'string' && v.trim()).join(' ');
     const email = typeof r.u_email === 'string' ? r.u_email : '';
     return name && email ? `${name} · ${email}` : name || email;
+  },
+  labels: {
+    en: {
+      name_one: 'Member',
+      name_other: 'Members',
+      fields: {
+        au_userid: 'User',
+        u_email: 'E-mail',
+        u_first_name: 'First name',
+        u_last_name: 'Last name',
+        au_role: 'Role',
+        au_external_id: 'External ID',
+        u_is_verified: 'Verified',
+      },
+      options: { au_role: { root: 'Root', superadmin: 'Superadmin', admin: 'Admin', member: 'Member' } },
+    },
+    nl: {
+      name_one: 'Lid',
+      name_other: 'Leden',
+      fields: {
+        au_userid: 'Gebruiker',
+        u_email: 'E-mail',
+        u_first_name: 'Voornaam',
+        u_last_name: 'Achternaam',
+        au_role: 'Rol',
+        au_external_id: 'Externe ID',
+        u_is_verified: 'Bevestigd',
+      },
+      options: { au_role: { root: 'Root', superadmin: 'Superadmin', admin: 'Beheerder', member: 'Lid' } },
+    },
   },
 });

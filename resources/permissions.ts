@@ -1,174 +1,61 @@
 /**
- * Spec point 6 as data: roles x permission groups x bit flags, and the one `can()` that
- * the API middleware and the admin's authProvider both ask.
+ * Spec point 6 as data: roles x permission groups x bit flags. The groups and their default grants come from the
+ * resource declarations (each names its group and, once per group, the grant of each role) and from the few groups
+ * that guard something other than a resource (below); `can()` is the one check the API middleware and the admin ask.
  */
+import { RESOURCES } from './registry.js';
+import { allBits, canWith, ROLES, staffAndMembers, type Matrix, type RoleGrants } from './roles.js';
+import type { ResourceDeclaration } from './types.js';
 
-export const ROLES = ['root', 'superadmin', 'admin', 'member'] as const;
-export type Role = (typeof ROLES)[number];
-
-/** Bits of the usual groups. */
-export const CRUD = { read: 1, create: 2, update: 4, delete: 8 } as const;
-
-/** Permission names per group; a group not listed here has the usual CRUD bits. */
-export const GROUP_PERMISSIONS: Record<string, Record<string, number>> = {
-  entry_users: { ...CRUD, change_password: 16 },
-  account_members: { ...CRUD, set_role: 16 },
-  entry_profile: { read: 1, update: 2 },
-  entry_handoffs: { read: 1 },
-  account_handoffs: { read: 1, create: 2, update: 4 },
-  app_general: { get_data: 1, upload: 2, download: 4, export_curl: 8 },
-};
-
-export const GROUPS = [
-  'entry_accounts',
-  'entry_account_users',
-  'entry_users',
-  'entry_profile',
-  'entry_files',
-  'entry_handoffs',
-  'account_members',
-  'account_invites',
-  'account_events',
-  'account_event_forms',
-  'account_event_integrations',
-  'account_event_leads',
-  'account_forms',
-  'account_form_elements',
-  'account_form_styles',
-  'account_leads',
-  'account_lists',
-  'account_integrations',
-  'account_handoffs',
-  'account_users',
-  'app_general',
-  // account-console.md section 2: five groups the spec does not show
-  'account_mail_templates',
-  'account_assets',
-  'account_carousels',
-  'account_statistics',
-  'account_settings',
-] as const;
-export type Group = (typeof GROUPS)[number];
-
-/** A grant is a bit mask, or '*' for every bit of the group. */
-export type Grant = number | '*';
-export type Matrix = Record<string, Partial<Record<string, Grant>>>;
-
-/** account-console.md section 2: root, superadmin and admin. */
-const consoleStaff: Partial<Record<Group, Grant>> = {
-  account_mail_templates: 15,
-  account_assets: 15,
-  account_carousels: 15,
-  account_statistics: 1,
-  account_settings: 15,
-};
-
-const superadmin: Partial<Record<Group, Grant>> = {
-  entry_accounts: 15,
-  entry_account_users: 0,
-  entry_users: 0,
-  entry_profile: 3,
-  entry_files: 0,
-  entry_handoffs: 1,
-  account_members: 15, // no set_role
-  account_invites: 15,
-  account_events: 15,
-  account_event_forms: 15,
-  account_event_integrations: 15,
-  account_event_leads: 15,
-  account_forms: 15,
-  account_form_elements: 15,
-  account_form_styles: 15,
-  account_leads: 15,
-  account_lists: 15,
-  account_integrations: 15,
-  account_handoffs: 7,
-  account_users: 15,
-  app_general: 15,
-  ...consoleStaff,
-};
-
-export const PERMISSIONS: Matrix = {
-  root: {
-    entry_accounts: 15,
-    // DESIGN.md: root is never below superadmin, so it also gets entry_account_users and account_invites.
-    entry_account_users: 15,
-    entry_users: 31,
-    entry_profile: 3,
-    entry_files: 15,
-    entry_handoffs: 1,
-    account_members: 31,
-    account_invites: 15,
-    account_events: 15,
-    account_event_forms: 15,
-    account_event_integrations: 15,
-    account_event_leads: 15,
-    account_forms: 15,
-    account_form_elements: 15,
-    account_form_styles: 15,
-    account_leads: 15,
-    account_lists: 15,
-    account_integrations: 15,
-    account_handoffs: 7,
-    account_users: 15,
-    app_general: 15,
-    ...consoleStaff,
-  },
-  superadmin,
-  // DESIGN.md: admin = superadmin except entry_accounts read+update and no account_members delete.
-  admin: { ...superadmin, entry_accounts: 5, account_members: 7 },
-  member: {
-    entry_accounts: 1,
-    entry_account_users: 0,
-    entry_users: 0,
-    entry_profile: 3,
-    entry_files: 0,
-    entry_handoffs: 1,
-    account_members: 15,
-    account_invites: 0,
-    account_events: 1,
-    account_event_forms: 1,
-    account_event_integrations: 1,
-    account_event_leads: 1,
-    account_forms: 1,
-    account_form_elements: 1,
-    account_leads: 15,
-    account_lists: 15,
-    account_integrations: 1,
-    account_handoffs: 7,
-    account_users: 0,
-    app_general: 7, // no export_curl
-    account_mail_templates: 0,
-    account_assets: 1,
-    account_carousels: 1,
-    account_statistics: 0,
-    account_settings: 0,
-  },
-};
-
-export function isRole(value: unknown): value is Role {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-}
-
-export function isGroup(value: unknown): value is Group {
-  return typeof value === 'string' && (GROUPS as readonly string[]).includes(value);
-}
+export * from './roles.js';
 
 /**
- * An operation a resource offers to nobody (a handoff's delete: its group has no delete bit, so the history stays).
- * No group has such a bit, so can() is false for every role and the route answers 403.
+ * Groups that guard something other than a declared resource: the caller's own profile, the handoff page, the leads
+ * of an event's pages, the account's users, the capture app, statistics. Default grants per role.
  */
-export const NOBODY = 'nobody';
+export const OTHER_GROUPS: Record<string, RoleGrants> = {
+  entry_profile: staffAndMembers(3, 3),
+  entry_handoffs: staffAndMembers(1, 1),
+  account_event_leads: staffAndMembers(15, 1),
+  account_users: staffAndMembers(15, 0),
+  app_general: staffAndMembers(15, 7), // members: no export_curl
+  // account-console.md section 2: statistics are read by console staff only.
+  account_statistics: staffAndMembers(1, 0),
+};
 
-/** The bits a permission name (or number) stands for in a group; 0 when unknown. */
-export function permissionBits(group: string, permission: string | number): number {
-  if (typeof permission === 'number') return Number.isInteger(permission) && permission > 0 ? permission : 0;
-  const names = GROUP_PERMISSIONS[group] ?? CRUD;
-  return (names as Record<string, number>)[permission] ?? 0;
+/**
+ * Every permission group with its default grants: a group's grants are declared once, by one of its resources (the
+ * others of the group name only the group) or in OTHER_GROUPS. A group without grants, or with two declarations of
+ * them, is an error when the module loads (fail closed: nothing starts with an undecided group).
+ */
+export function groupGrants(resources: readonly ResourceDeclaration[], other: Record<string, RoleGrants>): Map<string, RoleGrants> {
+  const out = new Map<string, RoleGrants>();
+  const declaredBy = new Map<string, string>();
+  for (const [group, grants] of Object.entries(other)) {
+    out.set(group, grants);
+    declaredBy.set(group, 'OTHER_GROUPS');
+  }
+  for (const r of resources) {
+    if (!r.grants) continue;
+    if (declaredBy.has(r.group)) throw new Error(`Permission group ${r.group}: grants declared by both ${declaredBy.get(r.group)} and ${r.name}`);
+    out.set(r.group, r.grants);
+    declaredBy.set(r.group, r.name);
+  }
+  const undecided = [...new Set(resources.map((r) => r.group))].filter((g) => !out.has(g));
+  if (undecided.length) throw new Error(`Permission groups without default grants (declare \`grants\` on one resource of each): ${undecided.join(', ')}`);
+  return out;
 }
 
-function allBits(group: string): number {
-  return Object.values(GROUP_PERMISSIONS[group] ?? CRUD).reduce((a, b) => a | b, 0);
+const GROUP_GRANTS = groupGrants(RESOURCES, OTHER_GROUPS);
+
+export const GROUPS: readonly string[] = [...GROUP_GRANTS.keys()];
+export type Group = string;
+
+/** The code's matrix: every role's default grant in every group (seed 01 and the start write it where missing). */
+export const PERMISSIONS: Matrix = Object.fromEntries(ROLES.map((role) => [role, Object.fromEntries([...GROUP_GRANTS].map(([group, grants]) => [group, grants[role]]))]));
+
+export function isGroup(value: unknown): value is Group {
+  return typeof value === 'string' && GROUP_GRANTS.has(value);
 }
 
 /**
@@ -182,18 +69,7 @@ export function can(
   permission: string | number | null | undefined,
   matrix: Matrix = PERMISSIONS,
 ): boolean {
-  if (!role || !group || permission === null || permission === undefined || permission === '') return false;
-  if (!isGroup(group)) return false;
-  const grants = matrix[role];
-  if (!grants) return false;
-  const grant = grants[group];
-  if (grant === undefined || grant === 0) return false;
-  const granted = grant === '*' ? allBits(group) : grant;
-  if (granted === 0) return false;
-  if (permission === '*') return true;
-  const wanted = permissionBits(group, permission);
-  if (wanted === 0) return false;
-  return (granted & wanted) === wanted;
+  return isGroup(group) && canWith(matrix, role, group, permission);
 }
 
 /** Every group with the bits a role holds, for the session response and the UI. */
@@ -207,11 +83,9 @@ export function grantsOf(role: string | null | undefined, matrix: Matrix = PERMI
   return out;
 }
 
-/** Rows for the permission_grants table (seed 01). */
+/** Rows for the permission_grants table (seed 01 and the start's fill-in of missing rows). */
 export function grantRows(matrix: Matrix = PERMISSIONS): { pg_role: string; pg_group: string; pg_bits: number }[] {
-  return ROLES.flatMap((role) =>
-    Object.entries(grantsOf(role, matrix)).map(([group, bits]) => ({ pg_role: role, pg_group: group, pg_bits: bits })),
-  );
+  return ROLES.flatMap((role) => Object.entries(grantsOf(role, matrix)).map(([group, bits]) => ({ pg_role: role, pg_group: group, pg_bits: bits })));
 }
 
 /** A matrix read back from permission_grants rows. */
@@ -219,20 +93,6 @@ export function matrixFromRows(rows: { pg_role: string; pg_group: string; pg_bit
   const m: Matrix = {};
   for (const r of rows) (m[r.pg_role] ??= {})[r.pg_group] = r.pg_bits;
   return m;
-}
-
-/** Roles ordered from most to least powerful, for "highest role" decisions. */
-export const ROLE_RANK: Record<Role, number> = { root: 4, superadmin: 3, admin: 2, member: 1 };
-
-/** Membership roles that open the account console (spec: account selection). */
-export const ADMIN_ACCOUNT_ROLES: Role[] = ['root', 'superadmin'];
-
-/** DESIGN.md: platform staff see every account; any other user only the accounts it is a member of. */
-export const PLATFORM_STAFF_ROLES: Role[] = ['root', 'superadmin', 'admin'];
-
-/** DESIGN.md: a user whose own role is root acts as root in every account; anyone else by membership. */
-export function accountRoleOf(userRole: string | undefined, membershipRole: string | undefined): string | undefined {
-  return userRole === 'root' ? 'root' : membershipRole;
 }
 
 /** Spec 6: only a root user imports users from CSV (and it needs entry_users create like any user creation). */

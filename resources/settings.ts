@@ -1,3 +1,4 @@
+import { staffAndMembers } from './roles.js';
 import { defineAccountResource } from './define.js';
 
 /** The account's local settings: one record, GET/PUT /accounts/{a}/settings (account-console.md: settings). */
@@ -6,6 +7,8 @@ export const settings = defineAccountResource({
   table: 'account_settings',
   prefix: 'ls',
   group: 'account_settings',
+  grants: staffAndMembers(15, 0),
+  icon: 'settings',
   fields: {
     ls_instance_name: { kind: 'text', max: 200 },
     ls_customer_api_url: { kind: 'url' },
@@ -20,4 +23,34 @@ export const settings = defineAccountResource({
   singleton: true,
   // One record: read it and change it (GET/PUT on the resource path), nothing to list, create or delete.
   operations: { get: 'read', update: 'update' },
+  labels: {
+    en: {
+      name_one: 'Local settings',
+      name_other: 'Local settings',
+      fields: {
+        ls_instance_name: 'Instance name',
+        ls_customer_api_url: 'Customer API address',
+        ls_customer_api_key: 'Customer API key',
+        ls_customer_site_url: 'Customer site address',
+        ls_app_width: 'App width (px)',
+        ls_app_height: 'App height (px)',
+        ls_local_server_url: 'Local server address',
+        ls_debug_mode: 'Debug mode',
+      },
+    },
+    nl: {
+      name_one: 'Lokale instellingen',
+      name_other: 'Lokale instellingen',
+      fields: {
+        ls_instance_name: 'Naam van de installatie',
+        ls_customer_api_url: 'API-adres van de klant',
+        ls_customer_api_key: 'API-sleutel van de klant',
+        ls_customer_site_url: 'Website van de klant',
+        ls_app_width: 'Breedte app (px)',
+        ls_app_height: 'Hoogte app (px)',
+        ls_local_server_url: 'Adres lokale server',
+        ls_debug_mode: 'Debugmodus',
+      },
+    },
+  },
 });

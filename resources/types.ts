@@ -1,4 +1,28 @@
 import type { z } from 'zod';
+import type { RoleGrants } from './roles.js';
+
+/**
+ * The icons a resource may name for its menu item (admin/src/console/icons.tsx draws each; naming one keeps the
+ * declaration headless). Material icon names.
+ */
+export const RESOURCE_ICONS = [
+  'list', 'group', 'forward_to_inbox', 'event', 'assignment', 'account_tree', 'palette', 'extension', 'email', 'settings',
+  'contact_page', 'swap_horiz', 'perm_media', 'collections', 'view_carousel', 'workspaces', 'qr_code', 'business',
+  'person', 'folder', 'star', 'handshake', 'schedule', 'calendar_month', 'chat', 'forum', 'key', 'bookmark', 'label',
+  'campaign', 'storefront', 'badge', 'meeting_room', 'tune', 'description', 'link', 'image', 'monitor', 'history',
+] as const;
+export type ResourceIcon = (typeof RESOURCE_ICONS)[number];
+
+/**
+ * A resource's words in one language: its name (singular and plural, i18next's _one/_other), each field's label and
+ * each enum option's label. The console's i18n reads them as resources.<name>.*.
+ */
+export interface ResourceLabels {
+  name_one: string;
+  name_other: string;
+  fields: Record<string, string>;
+  options?: Record<string, Record<string, string>>;
+}
 
 /**
  * What a field is, for both sides: the API derives its zod rule from it (resources/define.ts) and the admin picks the
@@ -74,6 +98,15 @@ export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny,
   primaryKey: string;
   /** Permission group (resources/permissions.ts). */
   group: string;
+  /**
+   * The group's default grant per role, declared by one resource of the group (the others name only the group). A
+   * database that lacks a (role, group) row gets this at start; rows an operator changed are kept.
+   */
+  grants?: RoleGrants;
+  /** The menu icon (default 'list'). */
+  icon?: ResourceIcon;
+  /** English and Dutch labels (the console's resources.<name>.*). */
+  labels?: { en: ResourceLabels; nl: ResourceLabels };
   tenancy: 'global' | 'account';
   /** Column holding the account id for account-scoped resources. */
   accountKey?: string;

@@ -74,6 +74,7 @@ export const users: ResourceDeclaration = {
   table: 'users',
   primaryKey: 'u_id',
   group: 'entry_users',
+  grants: { root: 31, superadmin: 0, admin: 0, member: 0 },
   tenancy: 'global',
   operations: { list: 'read', get: 'read', create: 'create', update: 'update', delete: 'delete' },
   ...userSchemas(DEFAULT_PASSWORD_MIN_LENGTH),

@@ -3,6 +3,8 @@ import { QueryClient } from '@tanstack/react-query';
 import { accountDataProvider, accountResourcePath } from '../../admin/src/providers/accountDataProvider';
 import { accountAddress, canEnterConsole, clearAccountCache, consoleAuthProvider, enterAccount, menuResourcesFor } from '../../admin/src/console/access';
 import { grantsOf } from '../../resources/permissions';
+import { ACCOUNT_RESOURCES } from '../../resources/registry';
+import { parentFieldOf } from '../../resources/define';
 import type { Membership, Session } from '../../admin/src/providers/session';
 
 const A = '3f0c3a7e-6b1d-4c2e-9f3a-0a1b2c3d4e5f';
@@ -81,12 +83,18 @@ describe('who enters a console and what its menu offers', () => {
 
   it("shows each resource with its group's read bit for the caller's role in that account, never child resources", () => {
     const names = (s: Session, a = A) => menuResourcesFor(s, a).map((d) => d.name);
-    const all = ['members', 'invites', 'events', 'forms', 'lists', 'form-styles', 'integrations', 'mail-templates', 'leads', 'assets', 'collections', 'carousels', 'carousel-groups', 'codes', 'settings'];
+    // Every resource that is not a child of another, the one-record ones (settings) after the everyday ones.
+    const topLevel = ACCOUNT_RESOURCES.filter((d) => !parentFieldOf(d));
+    const all = [...topLevel.filter((d) => !d.singleton), ...topLevel.filter((d) => d.singleton)].map((d) => d.name);
+    expect(all).toContain('members');
+    expect(all).not.toContain('form-elements');
+    expect(all.at(-1)).toBe('settings');
     expect(names(session('root'))).toEqual(all);
     expect(names(session('member', [membership(A, 'superadmin')]))).toEqual(all);
-    // A member reads members, events, forms, lists, integrations, leads, assets and carousels; not invites, mail
-    // templates or settings.
-    const read = ['members', 'events', 'forms', 'lists', 'integrations', 'leads', 'assets', 'collections', 'carousels', 'carousel-groups', 'codes'];
+    // A member sees what its role reads: members, events and leads, say; not invites, mail templates or settings.
+    const read = all.filter((n) => grantsOf('member')[ACCOUNT_RESOURCES.find((d) => d.name === n)!.group] & 1);
+    expect(read).toEqual(expect.arrayContaining(['members', 'events', 'leads', 'carousels']));
+    for (const hidden of ['invites', 'mail-templates', 'settings']) expect(read).not.toContain(hidden);
     expect(names(session('member', [membership(A, 'member')]))).toEqual(read);
     // The role in that account counts, not in another one.
     expect(names(session('member', [membership(A, 'member'), membership(B, 'superadmin')]))).toEqual(read);

@@ -84,15 +84,10 @@ describe('field helpers', () => {
 });
 
 describe('resource registry', () => {
-  it('every declaration names a known group and a real permission for each operation (fail closed)', async () => {
+  it('every declaration has a unique name, a known group and a real permission for each operation (fail closed)', async () => {
     const { RESOURCES, isGroup, permissionBits, NOBODY } = await import('../../resources/index.js');
-    expect(RESOURCES.map((r) => r.name)).toEqual([
-      'accounts', 'accountUsers', 'users', 'folders', 'files',
-      // account-console.md section 3: the REST names are the contract's
-      'members', 'invites', 'events', 'event-forms', 'forms', 'form-elements', 'lists', 'list-items', 'form-styles',
-      'integrations', 'event-integrations', 'mail-templates', 'settings', 'leads', 'handoffs',
-      'assets', 'collections', 'carousels', 'variants', 'slides', 'layers', 'carousel-groups', 'codes',
-    ]);
+    const names = RESOURCES.map((r) => r.name);
+    expect(new Set(names).size, names.join(', ')).toBe(names.length);
     for (const r of RESOURCES) {
       expect(isGroup(r.group), r.name).toBe(true);
       for (const [op, perm] of Object.entries(r.operations)) {
@@ -100,6 +95,27 @@ describe('resource registry', () => {
         if (perm === NOBODY) continue;
         expect(permissionBits(r.group, perm!), `${r.name}.${op}`).toBeGreaterThan(0);
       }
+    }
+  });
+
+  it("every group's default grants are declared once, for every role; the matrix is built from them", async () => {
+    const { RESOURCES, ROLES, GROUPS, OTHER_GROUPS, PERMISSIONS, groupGrants } = await import('../../resources/index.js');
+    const grants = groupGrants(RESOURCES, OTHER_GROUPS);
+    expect(new Set(GROUPS)).toEqual(new Set([...RESOURCES.map((r) => r.group), ...Object.keys(OTHER_GROUPS)]));
+    for (const group of GROUPS) for (const role of ROLES) expect(PERMISSIONS[role][group], `${role} ${group}`).toBe(grants.get(group)![role]);
+    // A new resource's group without grants, or a group whose grants two resources declare, stops the registry.
+    const events = RESOURCES.find((r) => r.name === 'events')!;
+    expect(() => groupGrants([...RESOURCES, { ...events, name: 'sponsors', group: 'account_sponsors', grants: undefined }], OTHER_GROUPS)).toThrow(/account_sponsors/);
+    expect(() => groupGrants([...RESOURCES, { ...events, name: 'sponsors' }], OTHER_GROUPS)).toThrow(/account_events: grants declared by both events and sponsors/);
+  });
+
+  it('every console resource names a drawable icon and has English and Dutch labels of the same shape', async () => {
+    const { ACCOUNT_RESOURCES, RESOURCE_ICONS } = { ...(await import('../../resources/index.js')), ...(await import('../../resources/types.js')) };
+    const shape = (v: unknown): unknown => (typeof v === 'object' && v ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)])) : typeof v);
+    for (const r of ACCOUNT_RESOURCES) {
+      if (r.icon) expect(RESOURCE_ICONS, r.name).toContain(r.icon);
+      expect(r.labels, r.name).toBeDefined();
+      expect(shape(r.labels!.nl), r.name).toEqual(shape(r.labels!.en));
     }
   });
 

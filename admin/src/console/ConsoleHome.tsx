@@ -75,7 +75,7 @@ export default function ConsoleHome() {
           label={translate('ls.console.home.active_events')}
           hint={translate('ls.console.home.active_events_hint')}
           value={data?.active_events}
-          icon={iconOf('events')}
+          icon={iconOf(events.icon)}
           to={readable(events.group) ? consolePath(accountId, 'events') : undefined}
         />
         <Figure
@@ -83,7 +83,7 @@ export default function ConsoleHome() {
           label={translate('ls.console.home.members')}
           hint={translate('ls.console.home.members_hint')}
           value={data?.members}
-          icon={iconOf('members')}
+          icon={iconOf(members.icon)}
           to={readable(members.group) ? consolePath(accountId, 'members') : undefined}
         />
         <Figure
@@ -91,7 +91,7 @@ export default function ConsoleHome() {
           label={translate('ls.console.home.pending_invites')}
           hint={translate('ls.console.home.pending_invites_hint')}
           value={data?.pending_invites}
-          icon={iconOf('invites')}
+          icon={iconOf(invites.icon)}
           to={readable(invites.group) ? `${consolePath(accountId, 'invites')}?filter=${encodeURIComponent(JSON.stringify({ iv_status: 'pending' }))}` : undefined}
         />
       </Box>

@@ -26,7 +26,7 @@ export default function ConsoleMenu({ accountId }: { accountId: string }) {
           key={d.name}
           to={consolePath(accountId, d.name)}
           primaryText={translate(`resources.${d.name}.name`, { smart_count: 2, _: d.name })}
-          leftIcon={iconOf(d.name)}
+          leftIcon={iconOf(d.icon)}
         />
       ))}
       {menuPagesFor(session, accountId).map((p) => (

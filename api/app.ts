@@ -22,8 +22,9 @@ import { sessionCacheFor } from './services/sessionCache.js';
 import { accountsRouter } from './routes/accounts.js';
 import { accountUsersRouter } from './routes/accountUsers.js';
 import { authRouter, verifyEmail } from './routes/auth.js';
-import { inviteRouter } from './routes/invite.js';
-import { handoffRouter } from './routes/handoff.js';
+import { publicInviteRouter } from './routes/publicInvite.js';
+import { publicHandoffRouter } from './routes/publicHandoff.js';
+import { ownHandoffsRouter } from './routes/ownHandoffs.js';
 import { emailsRouter } from './routes/emails.js';
 import { usersRouter } from './routes/users.js';
 import { storageRouter } from './routes/storage.js';
@@ -135,7 +136,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   api.use(csrf.protect);
   api.use(jsonBody({ limit: '1mb' }));
   api.use('/auth', authRouter());
-  api.use('/invite', inviteRouter());
+  api.use('/invite', publicInviteRouter());
   api.use('/register', registerRouter());
   api.use('/c', collectionRouter());
   api.get('/users/verify/:token', verifyEmail);
@@ -150,8 +151,9 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   api.use('/emails', emailsRouter());
   api.use('/app', appRouter());
   api.use('/profile', profileRouter());
-  // Paths of its own (/handoff/…, /handoffs) under no common prefix: last, so no other call walks its routes.
-  api.use(handoffRouter());
+  // Paths of their own (/handoff/…, /handoffs) under no common prefix: last, so no other call walks their routes.
+  api.use(publicHandoffRouter());
+  api.use(ownHandoffsRouter());
   api.use(notFoundHandler);
   app.use('/api/1', api);
 

@@ -6,11 +6,12 @@ import type { Express, Response } from 'express';
  * and no settings to look up on every call. What it writes is byte for byte what Express writes
  * (test/unit/leanJson.test.ts). Anything out of that case (HEAD, 204/205/304, a Content-Type, ETag, Last-Modified or
  * Transfer-Encoding already set, an undefined body) goes to Express's own `res.json`, as do apps that set a JSON
- * replacer, spaces or escaping.
+ * replacer, spaces or escaping, or leave ETags on. Install it after those settings.
  */
 export function installLeanJson(app: Express): void {
   const expressJson = app.response.json;
-  if (app.get('json replacer') || app.get('json spaces') || app.get('json escape')) return;
+  // The settings Express's res.json and res.send read (test/unit/libraryPins.test.ts lists them): any set, Express answers.
+  if (app.get('json replacer') || app.get('json spaces') || app.get('json escape') || app.get('etag fn')) return;
   app.response.json = function leanJson(this: Response, body?: unknown) {
     const status = this.statusCode;
     if (

@@ -5,7 +5,8 @@ import { rejectNulBytes, validateFor } from '../crud/router.js';
 import { requirePermission } from '../middleware/auth.js';
 import { scoped } from '../models/scope.js';
 import { accountOf, uniqueConflict, type ConsoleHooks } from './generic.js';
-import { checkAssetFiles, claimAssetFiles, lockAsset, removeAssetBytes, serializeAsset, signAssetUploads } from '../services/assets.js';
+import { serializeAsset } from '../models/assets.js';
+import { checkAssetFiles, claimAssetFiles, lockAsset, removeAssetBytes, signAssetUploads } from '../services/assets.js';
 import { assets, assetFileSchema, assetSignSchema, type AssetFileInput } from '../../resources/assets.js';
 import { isUuid } from '../../resources/fields.js';
 

@@ -5,7 +5,7 @@ import { ApiError } from '../errors.js';
 import { requirePermission, requireUser, resolveAccount } from '../middleware/auth.js';
 import { scoped } from '../models/scope.js';
 import { manifestFor } from '../services/player.js';
-import { serializeAsset } from '../services/assets.js';
+import { serializeAsset } from '../models/assets.js';
 import { assets } from '../../resources/index.js';
 import { isUuid } from '../../resources/fields.js';
 

@@ -3,7 +3,8 @@ import compression from 'compression';
 import type { Express, Response } from 'express';
 
 const ENGAGED = Symbol('compression engaged');
-const NO_TRANSFORM = /(?:^|,)\s*?no-transform\s*?(?:,|$)/;
+// compression's own test, case-insensitive as its is (Cache-Control directives are)
+const NO_TRANSFORM = /(?:^|,)\s*?no-transform\s*?(?:,|$)/i;
 
 type Res = Response & { [ENGAGED]?: boolean };
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { scoped } from './scope.js';
 import { assets, carousels, collections, layers, slides, variants } from '../../resources/index.js';
-import { serializeAsset } from '../services/assets.js';
+import { serializeAsset } from './assets.js';
 
 type Row = Record<string, unknown>;
 

@@ -6,7 +6,7 @@ import { storageOf } from '../storage/index.js';
 import { newAssetsPath, objectKey } from '../storage/keys.js';
 import { contentMatches, detectType, SNIFF_BYTES } from '../storage/fileTypes.js';
 import { sweepUploads } from '../storage/library.js';
-import { ASSET_TYPES, THUMB_MAX_BYTES, THUMB_TYPES, assetThumbUrl, assetUrl, assetKind, type AssetFileInput } from '../../resources/assets.js';
+import { ASSET_TYPES, THUMB_MAX_BYTES, THUMB_TYPES, type AssetFileInput } from '../../resources/assets.js';
 import { extensionOf, typeForExtension, type SignedUpload } from '../../resources/files.js';
 
 type Row = Record<string, unknown>;
@@ -149,18 +149,6 @@ export async function removeAssetBytes(context: AppContext, row: { as_path: stri
     if (!id) continue;
     await storage.remove(objectKey(row.as_path, id)).catch((e) => context.log(`asset bytes ${row.as_path}/${id}: ${e}`));
   }
-}
-
-/** An asset as the API answers it: its URLs (carrying the version) and kind. */
-export function serializeAsset(row: Row): Row {
-  const out: Row = { ...row, as_size: Number(row.as_size) };
-  out.url = assetUrl(row as { as_path: string; as_fileid: string; as_version: number });
-  out.thumbnail_url = assetThumbUrl(row as { as_path: string; as_thumb_fileid: string | null });
-  out.kind = assetKind(String(row.as_type));
-  delete out.as_path;
-  delete out.as_thumb_type;
-  delete out.as_created_by;
-  return out;
 }
 
 /** The asset of the account, locked for a replacement (404 otherwise). */

@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
 import { scoped } from '../models/scope.js';
 import { formGraph, type FormGraph } from '../models/graphs.js';
 import { assetsById } from '../models/carousels.js';
-import { serializeAsset } from './assets.js';
+import { serializeAsset } from '../models/assets.js';
 import { leadFromAnswers } from './leads.js';
 import { PUBLIC_STYLE_FIELDS, publicElement } from './registration.js';
 import { consentTextFor, type ConsentLocale } from '../../resources/consent.js';

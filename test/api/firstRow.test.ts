@@ -41,6 +41,48 @@ describeEachDb('firstRow: the first row of a read, as knex would give it', (kind
     expect((await firstRow(t.db('users').where('u_email', 'ann@example.com')))?.u_email).toBe('ann@example.com');
   });
 
+  it('emits the query and query-error events knex emits for the same first(), with the same fields', async () => {
+    const events: { name: string; sql: string; bindings: unknown; method: string; uid: string; code?: string }[] = [];
+    const onQuery = (q: { sql: string; bindings: unknown; method: string; __knexUid: unknown }) =>
+      events.push({ name: 'query', sql: q.sql, bindings: q.bindings, method: q.method, uid: typeof q.__knexUid });
+    const onError = (err: { code?: string }, q: { sql: string; bindings: unknown; method: string; __knexUid: unknown }) =>
+      events.push({ name: 'query-error', sql: q.sql, bindings: q.bindings, method: q.method, uid: typeof q.__knexUid, code: err.code });
+    t.db.on('query', onQuery).on('query-error', onError);
+    const watched = async (run: () => Promise<unknown>) => {
+      events.length = 0;
+      await run().catch(() => undefined);
+      return [...events];
+    };
+    const byEmail = () => t.db('users').select('u_email').where('u_email', 'ann@example.com');
+    const bad = () => t.db('users').where('u_id', 'not-a-uuid');
+    try {
+      const knexOwn = await watched(() => byEmail().first());
+      expect(knexOwn.map((e) => e.name)).toEqual(['query']);
+      expect(await watched(() => firstRow(byEmail())), "firstRow's query event differs from knex's: re-check api/db/firstRow.ts").toEqual(knexOwn);
+      const knexError = await watched(() => bad().first());
+      expect(knexError.map((e) => e.name)).toEqual(['query', 'query-error']);
+      expect(await watched(() => firstRow(bad())), "firstRow's query-error event differs from knex's: re-check api/db/firstRow.ts").toEqual(knexError);
+    } finally {
+      t.db.off('query', onQuery).off('query-error', onError);
+    }
+  });
+
+  it("finds what it uses on knex's client: transacting in a transaction, and on PostgreSQL a pooled pg connection", async () => {
+    const client = t.db.client as unknown as { transacting?: boolean; acquireConnection(): Promise<{ __knexUid?: unknown; query?: unknown }>; releaseConnection(c: unknown): Promise<void> };
+    expect(client.transacting).toBeFalsy();
+    await t.db.transaction(async (trx) => {
+      expect((trx.client as unknown as { transacting?: boolean }).transacting, "knex's transaction client no longer says `transacting`: re-check api/db/firstRow.ts").toBe(true);
+    });
+    if (kind !== 'postgres') return;
+    const connection = await client.acquireConnection();
+    try {
+      expect(typeof connection.__knexUid, "knex's pooled connection has no __knexUid: re-check api/db/firstRow.ts").toBe('string');
+      expect(typeof connection.query, "knex's pooled connection is not a pg client: re-check api/db/firstRow.ts").toBe('function');
+    } finally {
+      await client.releaseConnection(connection);
+    }
+  });
+
   it('runs inside the transaction it is given (sees its uncommitted rows)', async () => {
     await t.db
       .transaction(async (trx) => {

@@ -37,6 +37,7 @@ const CASES: Record<string, express.RequestHandler> = {
   },
   sendFile: (_req, res) => res.sendFile(file),
   noTransform: (_req, res) => void res.set('Cache-Control', 'no-transform').type('text/plain').send(bigText),
+  noTransformSmall: (_req, res) => void res.set('Cache-Control', 'private, No-Transform').json({ ok: true }),
   notCompressible: (_req, res) => void res.type('image/png').send(Buffer.alloc(5000, 7)),
   noContent: (_req, res) => void res.status(204).end(),
   notModified: (_req, res) => void res.status(304).end(),

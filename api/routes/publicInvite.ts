@@ -21,7 +21,7 @@ const limited: RequestHandler = async (req, res, next) => {
  * The public side of an invite (account-console.md: invites): what the link is for, and accepting it. A used,
  * revoked, expired or unknown link answers 400 invite_invalid.
  */
-export function inviteRouter(): Router {
+export function publicInviteRouter(): Router {
   const router = Router();
 
   router.post('/accept', limited, async (req, res) => {

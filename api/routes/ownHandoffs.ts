@@ -1,25 +1,10 @@
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { ctx } from '../context.js';
-import { ApiError, validate } from '../errors.js';
 import { requirePermission, requireUser } from '../middleware/auth.js';
 import { parseListQuery, runList, sendList } from '../crud/list.js';
-import { decideHandoff, findHandoff, handoffInvalid, publicHandoff } from '../services/handoffs.js';
-import { handoffAcceptSchema } from '../../resources/handoffs.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
-
-/** Like the invite page: a per-address budget of attempts, shared by every API process (rate_limits table). */
-const limited: RequestHandler = async (req, res, next) => {
-  const app = ctx(req);
-  const { windowSeconds, loginPerIp } = app.config.rateLimit;
-  const hit = await app.limiter.hit(`handoff:ip:${req.ip}`, windowSeconds);
-  if (hit.points > loginPerIp) {
-    res.setHeader('Retry-After', String(Math.max(1, Math.ceil((hit.resetAt.getTime() - Date.now()) / 1000))));
-    throw new ApiError(429, 'too_many_attempts', 'Too many attempts, please wait a few minutes and try again');
-  }
-  next();
-};
 
 /**
  * The caller's own handoffs across accounts (GET /handoffs, entry_handoffs read), as a list resource of its own:
@@ -79,28 +64,9 @@ function ownHandoffsQuery(db: Knex, user: { u_id: string; u_role: string }): Kne
   return db.from(inner.as('handoffs')).select('handoffs.*');
 }
 
-/**
- * Handoffs outside an account's console (account-console.md: handoffs):
- * - `GET /handoff/{token}` (public, the mailed link is the credential): the lead, its event, who offers it, the
- *   message and the status; an unknown token answers 400 handoff_invalid.
- * - `POST /handoff/accept {token, decision}` (public, CSRF like every write): accepted or not_available, once; a
- *   used or unknown token answers 400 handoff_invalid. Accepting makes the representative the lead's owner.
- * - `GET /handoffs` (entry_handoffs read): the caller's own handoffs across accounts, with the list conventions.
- */
-export function handoffRouter(): Router {
+/** `GET /handoffs` (entry_handoffs read): the caller's own handoffs across accounts, with the list conventions. */
+export function ownHandoffsRouter(): Router {
   const router = Router();
-
-  router.post('/handoff/accept', limited, async (req, res) => {
-    const body = validate(handoffAcceptSchema, req.body);
-    const row = await decideHandoff(ctx(req).db, body.token, body.decision);
-    res.json(publicHandoff(row));
-  });
-
-  router.get('/handoff/:token', limited, async (req, res) => {
-    const row = await findHandoff(ctx(req).db, String(req.params.token));
-    if (!row) throw handoffInvalid();
-    res.json(publicHandoff(row));
-  });
 
   router.get('/handoffs', requireUser, requirePermission(OWN_HANDOFFS.group, 'read'), async (req, res) => {
     const query = parseListQuery(req, OWN_HANDOFFS, OWN_HANDOFFS.primaryKey);

@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import compression from 'compression';
+import express from 'express';
+import knexFactory from 'knex';
+import { afterAll, describe, expect, it } from 'vitest';
+import { listenApp, rawRequest } from '../helpers/rawHttp.js';
+
+/**
+ * Three modules patch or bypass a library's internals (README: "Patches of library internals"). Each library is pinned
+ * to the version the patch was written against, and what the patch touches is checked here, so an upgrade fails with
+ * the name of the patch to re-check instead of misbehaving quietly.
+ */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8'));
+const pkg = readJson('package.json') as { dependencies: Record<string, string> };
+const lock = readJson('package-lock.json') as { packages: Record<string, { version?: string; dependencies?: Record<string, string> }> };
+
+const PATCHES = {
+  knex: "api/db/firstRow.ts (a read run on a connection of knex's pool without knex's query runner)",
+  compression: 'api/middleware/lazyCompression.ts (compression() put on a response only when it could compress it)',
+  express: "api/leanJson.ts (res.json without Express's general path) and api/middleware/lazyCompression.ts (write/end on the app's response prototype)",
+} as const;
+type Lib = keyof typeof PATCHES;
+const recheck = (lib: Lib, what: string) => `${lib}: ${what}. Re-check ${PATCHES[lib]} against this version, then move the pin in package.json and package-lock.json`;
+
+describe('each patched library is pinned to the version installed', () => {
+  for (const lib of Object.keys(PATCHES) as Lib[]) {
+    it(lib, () => {
+      const pinned = pkg.dependencies[lib];
+      expect(pinned, recheck(lib, `package.json asks for "${pinned}", not one exact version`)).toMatch(/^\d+\.\d+\.\d+$/);
+      expect(lock.packages[''].dependencies?.[lib], recheck(lib, 'package-lock.json does not ask for the version package.json pins')).toBe(pinned);
+      expect(lock.packages[`node_modules/${lib}`]?.version, recheck(lib, 'package-lock.json locks another version')).toBe(pinned);
+      const installed = readJson(`node_modules/${lib}/package.json`).version;
+      expect(installed, recheck(lib, `${installed} is installed, the patch was checked against ${pinned}`)).toBe(pinned);
+    });
+  }
+});
+
+describe("knex: what api/db/firstRow.ts takes from knex's internals", () => {
+  // A pg client is made without connecting; nothing here reaches a server.
+  const db = knexFactory({ client: 'pg', connection: 'postgres://pins.invalid/none', pool: { min: 0, max: 1 } });
+  const client = db.client as unknown as Record<string, unknown> & {
+    config: { client?: unknown };
+    emit(event: string, ...args: unknown[]): boolean;
+    processResponse(obj: unknown, runner: unknown): unknown;
+    postProcessResponse(response: unknown, queryContext: unknown): unknown;
+  };
+  afterAll(() => db.destroy());
+
+  it('tells a PostgreSQL client, outside a transaction, by config.client and transacting', () => {
+    expect(client.config.client, recheck('knex', 'config.client of a pg knex is no longer "pg" (firstRow would never take its path)')).toBe('pg');
+    expect(client.transacting, recheck('knex', 'a client outside a transaction has `transacting` set')).toBeFalsy();
+  });
+
+  it("borrows a connection of knex's pool with acquireConnection() and gives it back with releaseConnection(connection)", () => {
+    expect(typeof client.acquireConnection, recheck('knex', 'client.acquireConnection is gone')).toBe('function');
+    expect((client.acquireConnection as () => unknown).length, recheck('knex', 'client.acquireConnection takes arguments now')).toBe(0);
+    expect(typeof client.releaseConnection, recheck('knex', 'client.releaseConnection is gone')).toBe('function');
+    expect((client.releaseConnection as (c: unknown) => unknown).length, recheck('knex', 'client.releaseConnection no longer takes (connection)')).toBe(1);
+  });
+
+  it("answers first() with the first row and no post-processing, which is what firstRow returns", () => {
+    const rows = [{ u_id: 'a' }, { u_id: 'b' }];
+    const processed = client.processResponse({ method: 'first', response: { command: 'SELECT', rows } }, undefined);
+    expect(processed, recheck('knex', "the pg client's processResponse no longer answers first() with rows[0]")).toBe(rows[0]);
+    expect(client.postProcessResponse(processed, undefined), recheck('knex', 'postProcessResponse changes a row when no hook is configured')).toBe(rows[0]);
+  });
+
+  it("passes the client's query and query-error events on to the knex instance, as firstRow emits them", () => {
+    const seen: unknown[][] = [];
+    db.on('query', (q: unknown) => seen.push(['query', q]));
+    db.on('query-error', (e: unknown, q: unknown) => seen.push(['query-error', e, q]));
+    const query = { __knexUid: '__knexUid1', method: 'first', sql: 'select 1', bindings: [] };
+    const err = new Error('boom');
+    client.emit('query', query);
+    client.emit('query-error', err, query);
+    expect(seen, recheck('knex', "the client's query / query-error events no longer reach knex.on() listeners")).toEqual([
+      ['query', query],
+      ['query-error', err, query],
+    ]);
+  });
+});
+
+describe('compression: what api/middleware/lazyCompression.ts relies on', () => {
+  it('exports its filter, and honours a threshold given in bytes', () => {
+    expect(typeof compression.filter, recheck('compression', 'compression.filter is gone')).toBe('function');
+    expect(compression.filter.length, recheck('compression', 'compression.filter no longer takes (req, res)')).toBe(2);
+    expect(compression({ threshold: 1024 }).length, recheck('compression', 'the middleware is no longer (req, res, next)')).toBe(3);
+  });
+
+  it("wraps write, end and on on the response itself, calls next at once, and ends through the end it found there", () => {
+    const req = new http.IncomingMessage(new net.Socket());
+    const res = new http.ServerResponse(req);
+    const ended: unknown[][] = [];
+    // Stands for lazyCompression's prototype end: compression must call the end the response had, not its own copy.
+    const foundEnd = function (this: http.ServerResponse, ...args: unknown[]) {
+      ended.push(args);
+      return this;
+    };
+    res.end = foundEnd as typeof res.end;
+    let nextCalled = false;
+    compression({ threshold: 1024 })(req as never, res as never, () => {
+      nextCalled = true;
+    });
+    expect(nextCalled, recheck('compression', 'next() is not called synchronously (lazyCompression replays the call right after)')).toBe(true);
+    for (const member of ['write', 'end', 'on'] as const) {
+      expect(Object.hasOwn(res, member), recheck('compression', `res.${member} is no longer wrapped on the response itself`)).toBe(true);
+    }
+    expect(res.end, recheck('compression', 'res.end is not wrapped')).not.toBe(foundEnd);
+    res.end('tiny', 'utf8');
+    expect(ended, recheck('compression', 'an uncompressed end does not go through the end the response had')).toEqual([['tiny', 'utf8']]);
+  });
+});
+
+describe('express: what api/leanJson.ts and api/middleware/lazyCompression.ts rely on', () => {
+  it("gives every response the app's response prototype, over node's ServerResponse with no write or end of its own", async () => {
+    expect(Object.getPrototypeOf(express.response), recheck('express', "express.response no longer sits on node's ServerResponse.prototype")).toBe(http.ServerResponse.prototype);
+    for (const member of ['write', 'end'] as const) {
+      expect(Object.hasOwn(express.response, member), recheck('express', `express.response has its own ${member} (lazyCompression would skip it)`)).toBe(false);
+    }
+    const app = express();
+    expect(Object.getPrototypeOf(app.response), recheck('express', 'app.response no longer inherits express.response')).toBe(express.response);
+    let protoOfRes: unknown;
+    app.get('/', (_req, res) => {
+      protoOfRes = Object.getPrototypeOf(res);
+      res.end();
+    });
+    const { base, server } = await listenApp(app);
+    try {
+      await rawRequest(base, '/', 'GET');
+    } finally {
+      server.close();
+    }
+    expect(protoOfRes, recheck('express', "a response's prototype is not app.response (both patches are installed there)")).toBe(app.response);
+  });
+
+  it('reads only the settings leanJson checks in res.json and res.send', () => {
+    expect(typeof express.response.json, recheck('express', 'res.json is gone')).toBe('function');
+    expect(express.response.json.length, recheck('express', 'res.json no longer takes (body)')).toBe(1);
+    const settings = [express.response.json, express.response.send].flatMap((fn) => [...fn.toString().matchAll(/app\.get\('([^']+)'\)/g)].map((m) => m[1]));
+    expect([...new Set(settings)].sort(), recheck('express', 'res.json or res.send reads other settings than the ones leanJson checks')).toEqual([
+      'etag fn',
+      'json escape',
+      'json replacer',
+      'json spaces',
+    ]);
+  });
+});

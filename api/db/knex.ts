@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
+import type { PGlite } from '@electric-sql/pglite';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const migrationsDir = path.join(root, 'migrations');
 export const seedsDir = path.join(root, 'seeds');
 
-export type DbTarget = ({ databaseUrl: string; poolMax?: number } | { pgliteDir: string } | { memory: true }) & {
+/** `pglite`: an instance made elsewhere (the tests' copies of a migrated template). */
+export type DbTarget = ({ databaseUrl: string; poolMax?: number } | { pgliteDir: string } | { memory: true } | { pglite: PGlite }) & {
   /** Where knex's own warnings go (connection errors during an outage, …); default the console. */
   log?: (message: string) => void;
 };
@@ -36,7 +38,7 @@ export function createKnex(target: DbTarget): Knex {
       acquireConnectionTimeout: 5000,
     });
   }
-  const connection = 'pgliteDir' in target ? { filename: target.pgliteDir } : {};
+  const connection = 'pgliteDir' in target ? { filename: target.pgliteDir } : 'pglite' in target ? { pglite: target.pglite } : {};
   if ('pgliteDir' in target) fs.mkdirSync(target.pgliteDir, { recursive: true });
   // knex-pglite enforces its single connection; version lets knex use the PG fast paths.
   return knexFactory({ ...common, client: ClientPgLite as unknown as typeof Knex.Client, connection, version: '17' } as Knex.Config);

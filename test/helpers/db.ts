@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import knexFactory, { type Knex } from 'knex';
+import { PGlite } from '@electric-sql/pglite';
 import { createKnex } from '../../api/db/knex.js';
 import { prepareDatabase } from '../../api/db/bootstrap.js';
+import { PG_TEMPLATE_ENV, PGLITE_TEMPLATE_ENV } from './templates.js';
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -16,21 +21,61 @@ export interface TestDb {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database: PGlite in memory, or a new database on the TEST_DATABASE_URL server (dropped after). */
+/**
+ * Puts this run's migrated PGlite template (test/helpers/templates.ts) into `dir` when there is one and `dir` holds no
+ * database yet: a server started on it then finds every migration done. False when there is no template.
+ */
+export function seedPgliteDir(dir: string): boolean {
+  const file = process.env[PGLITE_TEMPLATE_ENV];
+  if (!file || !fs.existsSync(file) || fs.existsSync(path.join(dir, 'PG_VERSION'))) return false;
+  fs.mkdirSync(dir, { recursive: true });
+  const run = spawnSync('tar', ['-xf', file, '-C', dir], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`could not unpack the PGlite template: ${run.stderr}`);
+  return true;
+}
+
+/** The migrated PGlite data directory of this run (test/helpers/templates.ts), read once per worker. */
+let pgliteTemplate: Blob | undefined;
+function pgliteFromTemplate(): Knex | undefined {
+  const file = process.env[PGLITE_TEMPLATE_ENV];
+  if (!file || !fs.existsSync(file)) return undefined;
+  pgliteTemplate ??= new Blob([fs.readFileSync(file)]);
+  return createKnex({ pglite: new PGlite({ loadDataDir: pgliteTemplate }) });
+}
+
+/** Copies of one template may be asked for at once; PostgreSQL refuses a copy while the template is busy: try again. */
+export async function createDatabase(admin: Knex, name: string, template: string | undefined = process.env[PG_TEMPLATE_ENV] || undefined): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.raw(template ? `create database ${name} template ${template}` : `create database ${name}`);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006' || attempt >= 50) throw err;
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 100));
+    }
+  }
+}
+
+/**
+ * A fresh, migrated database: PGlite in memory, or a new database on the TEST_DATABASE_URL server (dropped after);
+ * a copy of this run's template when npm test made one, else migrated here.
+ */
 export async function createTestDb(kind: DbKind): Promise<TestDb> {
   if (kind === 'pglite') {
-    const db = createKnex({ memory: true });
-    await prepareDatabase(db);
+    const cloned = pgliteFromTemplate();
+    const db = cloned ?? createKnex({ memory: true });
+    if (!cloned) await prepareDatabase(db);
     return { kind, db, drop: () => db.destroy() };
   }
   const base = new URL(process.env.TEST_DATABASE_URL!);
   const name = `ls_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = knexFactory({ client: 'pg', connection: base.toString(), pool: { min: 0, max: 1 } });
-  await admin.raw(`create database ${name}`);
+  const template = process.env[PG_TEMPLATE_ENV] || undefined;
+  await createDatabase(admin, name, template);
   const url = new URL(base.toString());
   url.pathname = `/${name}`;
   const db = createKnex({ databaseUrl: url.toString() });
-  await prepareDatabase(db);
+  if (!template) await prepareDatabase(db);
   return {
     kind,
     db,

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import { createKnex } from '../../../api/db/knex';
+import { createDatabase, seedPgliteDir } from '../../helpers/db';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const DIST_INDEX = path.join(ROOT, 'admin', 'dist', 'index.html');
@@ -129,7 +130,7 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
     const url = new URL(process.env.TEST_DATABASE_URL);
     const name = `ls_e2e_${crypto.randomBytes(5).toString('hex')}`;
     const admin = knexFactory({ client: 'pg', connection: url.toString(), pool: { min: 0, max: 1 } });
-    await admin.raw(`create database ${name}`);
+    await createDatabase(admin, name);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
     dropDatabase = async () => {
@@ -140,6 +141,8 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
       }
     };
   }
+  // A copy of this run's migrated template, so the server starts without migrating (PostgreSQL: createDatabase above).
+  if (!databaseUrl) seedPgliteDir(path.join(dataDir, 'db'));
   const serverEnv: Record<string, string> = {
     NODE_ENV: 'production',
     PORT: String(port),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { accountIndex, dropPrefixSearchIndex, enumCheck, enumCheckName, prefixSearchIndex } from './lib/accountTable.js';
+import { accountIndex, dropPrefixSearchIndex, enumCheck, enumCheckName, prefixSearchIndex } from '../api/db/migrationHelpers.js';
 
 /**
  * What test/api/schemaDrift.test.ts found the earlier migrations left out against the resource declarations:

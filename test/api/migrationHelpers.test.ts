@@ -2,11 +2,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { createTestDb, describeEachDb, type TestDb } from '../helpers/db.js';
 import { readCatalog, type CatalogTable } from '../helpers/catalog.js';
-import { createAccountTable, enumCheck, prefixSearchIndex, uniqueField } from '../../migrations/lib/accountTable.js';
+import { createAccountTable, enumCheck, prefixSearchIndex, uniqueField } from '../../api/db/migrationHelpers.js';
 import { EVENT_ACCESS_TYPES } from '../../resources/events.js';
 
 /**
- * migrations/lib/accountTable.ts makes the tables the earlier migrations wrote by hand: three of them are made again
+ * api/db/migrationHelpers.ts makes the tables the earlier migrations wrote by hand: three of them are made again
  * with the helpers in a schema of their own, and their catalog (columns in order, types, defaults, constraints,
  * indexes, with their names) must equal the migrated tables'.
  */

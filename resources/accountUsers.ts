@@ -42,4 +42,5 @@ export const accountUsers: ResourceDeclaration = {
   defaultSort: { field: 'u_email', order: 'ASC' },
   filterable: ['au_role'],
   listColumns: ['u_first_name', 'u_last_name', 'u_email', 'au_role'],
+  joined: { u_email: 'users', u_first_name: 'users', u_last_name: 'users' },
 };

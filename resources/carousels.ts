@@ -326,7 +326,7 @@ export const codes = defineAccountResource({
   fields: {
     cc_groupid: { kind: 'reference', reference: 'carousel-groups', required: true, list: true, filter: true },
     cc_title: { kind: 'text', list: true, sort: true },
-    cc_code: { kind: 'text', readOnly: true, list: true, sort: true },
+    cc_code: { kind: 'text', required: true, readOnly: true, list: true, sort: true },
   },
   search: ['cc_title', 'cc_code'],
   title: 'cc_code',

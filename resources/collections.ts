@@ -18,7 +18,7 @@ export const collections = defineAccountResource({
   fields: {
     co_title: { kind: 'text', required: true, list: true, sort: true },
     co_name: { kind: 'identifier', required: true, list: true, sort: true },
-    co_token: { kind: 'text', readOnly: true, formHidden: true },
+    co_token: { kind: 'text', required: true, readOnly: true, formHidden: true },
   },
   search: ['co_title', 'co_name'],
   unique: [{ field: 'co_name' }],

@@ -130,7 +130,7 @@ export function defineAccountResource(input: AccountResourceInput): ResourceDecl
   const secrets = entries.filter(([, m]) => m.kind === 'secret').map(([n]) => n);
   const sortable = [...entries.filter(([, m]) => m.sort).map(([n]) => n), `${p}_created_at`, `${p}_updated_at`];
   if (input.order) sortable.push(input.order.field);
-  const firstText = entries.find(([, m]) => m.kind === 'text' && m.required)?.[0] ?? `${p}_created_at`;
+  const firstText = entries.find(([, m]) => m.kind === 'text' && m.required && !m.readOnly)?.[0] ?? `${p}_created_at`;
   return {
     name: input.name,
     table: input.table,
@@ -155,6 +155,7 @@ export function defineAccountResource(input: AccountResourceInput): ResourceDecl
       .map(([n, m]) => ({ field: n, kind: m.kind as 'date' | 'datetime', from: m.range!.from, to: m.range!.to })),
     listColumns: entries.filter(([, m]) => m.list).map(([n]) => n),
     hidden: secrets,
+    joined: entries.some(([, m]) => m.joined) ? Object.fromEntries(entries.filter(([, m]) => m.joined).map(([n, m]) => [n, m.joined!])) : undefined,
     fields: input.fields,
     order: input.order,
     title: input.title ?? firstText,

@@ -18,7 +18,7 @@ export const events = defineAccountResource({
     ev_start_date: { kind: 'date', list: true, sort: true },
     ev_end_date: { kind: 'date', list: true, sort: true },
     ev_ownerid: { kind: 'reference', reference: 'members', referenceKey: 'au_userid', filter: true },
-    ev_access_type: { kind: 'enum', options: ['open', 'closed', 'restricted'], required: true, requiredMessage: 'error_event_type_required', list: true, filter: true, sort: true },
+    ev_access_type: { kind: 'enum', options: EVENT_ACCESS_TYPES, required: true, requiredMessage: 'error_event_type_required', list: true, filter: true, sort: true },
     ev_access_code: { kind: 'text', max: 100, showWhen: { field: 'ev_access_type', values: ['restricted'] } },
     ev_external_id: { kind: 'text', max: 200 },
     ev_registration_formid: { kind: 'reference', reference: 'forms' },

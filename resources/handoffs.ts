@@ -24,7 +24,7 @@ export const handoffs = defineAccountResource({
     ho_leadid: { kind: 'reference', reference: 'leads', parent: true, required: true, createOnly: true, list: true, filter: true },
     ho_to_userid: { kind: 'reference', reference: 'members', referenceKey: 'au_userid', required: true, createOnly: true, list: true, filter: true, sort: true },
     ho_message: { kind: 'longtext', max: 2000, createOnly: true },
-    ho_status: { kind: 'enum', options: HANDOFF_STATUSES, readOnly: true, list: true, filter: true, sort: true },
+    ho_status: { kind: 'enum', options: HANDOFF_STATUSES, default: 'pending', readOnly: true, list: true, filter: true, sort: true },
     ho_created_by: { kind: 'reference', reference: 'members', referenceKey: 'au_userid', readOnly: true, list: true },
   },
   defaultSort: { field: 'ho_created_at', order: 'DESC' },

@@ -13,7 +13,7 @@ export const listItems = defineAccountResource({
     li_listid: { kind: 'reference', reference: 'lists', parent: true, required: true, createOnly: true },
     li_parentid: { kind: 'reference', reference: 'list-items', filter: true },
     li_title: { kind: 'text', required: true, list: true, sort: true },
-    li_value: { kind: 'text', max: 200, list: true, sort: true },
+    li_value: { kind: 'text', max: 200, filled: 'server', list: true, sort: true },
     li_order: { kind: 'number', integer: true, min: 0, max: 1_000_000, formHidden: true },
   },
   search: ['li_title', 'li_value'],

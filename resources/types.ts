@@ -78,6 +78,16 @@ export interface FieldMeta {
   formHidden?: boolean;
   /** Default on create. */
   default?: unknown;
+  /**
+   * Left out on create, it gets a value all the same (its column is NOT NULL): 'now' the time of the insert (the
+   * column's default now()), 'server' one the API works out (a list item's value from its title).
+   */
+  filled?: 'now' | 'server';
+  /**
+   * Not a column of the resource's table: the resource's query joins it from this resource's table (members: the
+   * user's names and e-mail from users), which owns its nullability and default.
+   */
+  joined?: string;
   /** text/longtext/secret: maximum length; number: bounds. */
   max?: number;
   min?: number;
@@ -127,6 +137,8 @@ export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny,
   listColumns: string[];
   /** Columns never sent to a client. */
   hidden?: string[];
+  /** Columns the resource's query joins from another resource's table: column → that resource's name. */
+  joined?: Record<string, string>;
   /** Field metadata (account console resources): drives the schemas, the generic API and the generated screens. */
   fields?: Fields;
   /** Ordered children: the order column and the columns naming one parent (PUT …/order reorders one parent's set). */

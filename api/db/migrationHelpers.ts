@@ -1,0 +1,74 @@
+import type { Knex } from 'knex';
+
+/**
+ * The account-table conventions of the migrations (account-console.md sections 1-3), as the earlier migrations wrote
+ * them by hand: <p>_id, <p>_accountid, the record timestamps, enum checks, unique names that answer 409, prefix-search
+ * indexes. test/api/migrationHelpers.test.ts holds them to the shape of the tables those migrations made, and
+ * test/api/schemaDrift.test.ts holds every table to its resource declaration.
+ *
+ * Options of an enum are written into the migration as they are when it is written (a copy, not the resources
+ * constant): a shipped migration must make the same table forever, and a later option needs a migration of its own.
+ */
+
+export interface AccountTableOptions {
+  /**
+   * The plain index on <p>_accountid (<table>_account) that serves every account-scoped query and the cascade from
+   * accounts; false when another index already starts with the account id (a unique name in the account).
+   */
+  accountIndex?: boolean;
+}
+
+/**
+ * An account's table: `<p>_id` uuid primary key (gen_random_uuid()), `<p>_accountid` (cascade on account delete, and
+ * its index unless `accountIndex: false`), `<p>_created_at` and `<p>_updated_at` (timestamptz, now()); `columns` adds
+ * the rest, including the helpers below that work on the table builder.
+ */
+export async function createAccountTable(knex: Knex, table: string, prefix: string, columns: (t: Knex.CreateTableBuilder) => void, options: AccountTableOptions = {}): Promise<void> {
+  await knex.schema.createTable(table, (t) => {
+    t.uuid(`${prefix}_id`).primary().defaultTo(knex.raw('gen_random_uuid()'));
+    t.uuid(`${prefix}_accountid`).notNullable().references('a_id').inTable('accounts').onDelete('CASCADE');
+    t.timestamp(`${prefix}_created_at`, { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.timestamp(`${prefix}_updated_at`, { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    columns(t);
+    if (options.accountIndex !== false) accountIndex(t, table, prefix);
+  });
+}
+
+/** The index on <p>_accountid, named <table>_account (for a table made before the helper, in an alterTable). */
+export function accountIndex(t: Knex.TableBuilder, table: string, prefix: string): void {
+  t.index([`${prefix}_accountid`], `${table}_account`);
+}
+
+/** The name of an enum's check: <table>_<column without its prefix>_check (events_access_type_check). */
+export const enumCheckName = (table: string, column: string) => `${table}_${column.replace(/^[a-z]+_/, '')}_check`;
+
+/** A check constraint that keeps a text column to the options of its enum (null stays allowed: NOT NULL says that). */
+export function enumCheck(t: Knex.TableBuilder, table: string, column: string, options: readonly string[]): void {
+  if (!options.length) throw new Error(`enumCheck ${table}.${column}: no options`);
+  const list = options.map((o) => `'${o.replace(/'/g, "''")}'`).join(',');
+  t.check(`${column} in (${list})`, [], enumCheckName(table, column));
+}
+
+/**
+ * The unique index the API maps to 409 with the field (api/console/generic.ts uniqueConflict, the declaration's
+ * `unique`): named <table>_<field>_unique, over the scope the name is unique in (the account, or a parent) then the
+ * field.
+ */
+export const uniqueIndexName = (table: string, field: string) => `${table}_${field}_unique`;
+
+export function uniqueField(t: Knex.TableBuilder, table: string, field: string, scope: readonly string[]): void {
+  t.unique([...scope, field], { indexName: uniqueIndexName(table, field) });
+}
+
+/**
+ * The index that serves a list's filter.q on a search column: lower(column) text_pattern_ops (a LIKE 'prefix%' under
+ * any collation), after the account id when `scope` names it; <table>_<column>_prefix.
+ */
+export async function prefixSearchIndex(knex: Knex, table: string, column: string, scope?: string): Promise<void> {
+  await knex.raw(`create index ?? on ?? (${scope ? '??, ' : ''}lower(??) text_pattern_ops)`, [`${table}_${column}_prefix`, table, ...(scope ? [scope] : []), column]);
+}
+
+/** Undoes prefixSearchIndex. */
+export async function dropPrefixSearchIndex(knex: Knex, table: string, column: string): Promise<void> {
+  await knex.raw('drop index if exists ??', [`${table}_${column}_prefix`]);
+}

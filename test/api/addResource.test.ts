@@ -2,6 +2,8 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startApp, type Signed, type TestApp } from '../helpers/app.js';
 import { describeEachDb } from '../helpers/db.js';
 import { prepareDatabase } from '../../api/db/bootstrap.js';
+import { readCatalog } from '../helpers/catalog.js';
+import { driftOf } from '../helpers/drift.js';
 
 /**
  * README "Add a resource", proved: the sponsors module (test/fixtures/sponsors) joins a temporary registry, its
@@ -33,6 +35,11 @@ describeEachDb('a resource added in one module and one migration', (kind) => {
     }
   });
   afterAll(() => t?.close());
+
+  it('its migration agrees with its declaration (the registry-wide drift check)', async () => {
+    const { sponsors } = await import('../fixtures/sponsors/sponsors.js');
+    expect(driftOf(sponsors, await readCatalog(t.db))).toEqual([]);
+  });
 
   it('the default grants of its group reach the database', async () => {
     const rows = await t.db('permission_grants').where('pg_group', 'account_sponsors').orderBy('pg_role');

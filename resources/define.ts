@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isEmail, isUuid } from './fields.js';
 import type { FieldMeta, Fields, ResourceDeclaration } from './types.js';
+import type { AccountResource } from './records.js';
 
 /** Contract rules shared by every account resource (account-console.md section 1). */
 export const IDENTIFIER_RE = /^[a-z][a-z0-9_-]{0,62}$/;
@@ -124,7 +125,7 @@ export interface AccountResourceInput {
 }
 
 /** An account-scoped resource from its fields: keys, schemas, list columns, filters and sorts follow from them. */
-export function defineAccountResource(input: AccountResourceInput): ResourceDeclaration {
+export function defineAccountResource<const F extends Fields, const P extends string>(input: AccountResourceInput & { fields: F; prefix: P }): AccountResource<F, P> {
   const p = input.prefix;
   const entries = Object.entries(input.fields);
   const secrets = entries.filter(([, m]) => m.kind === 'secret').map(([n]) => n);
@@ -134,6 +135,7 @@ export function defineAccountResource(input: AccountResourceInput): ResourceDecl
   return {
     name: input.name,
     table: input.table,
+    prefix: p,
     primaryKey: `${p}_id`,
     group: input.group,
     grants: input.grants,

@@ -62,7 +62,7 @@ export function withRect(values: Row, rect: Rect): Row {
  * the slide and variant it belongs to, not the type itself, which a layer keeps) whose `showWhen` includes the type.
  */
 export function inspectorFields(type: LayerType): [string, FieldMeta][] {
-  return Object.entries(layersDecl.fields ?? {}).filter(
+  return Object.entries<FieldMeta>(layersDecl.fields).filter(
     ([field, meta]) => !meta.formHidden && !meta.parent && !meta.createOnly && field !== 'ly_type' && (!meta.showWhen || meta.showWhen.values.includes(type)),
   );
 }

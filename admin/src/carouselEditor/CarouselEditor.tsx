@@ -50,6 +50,7 @@ function failureText(e: unknown, translate: (key: string, options?: Record<strin
   if (e instanceof ApiRequestError) return translate(`error_${e.body.code}`, { _: e.body.message || translate('error_generic') });
   return translate('error_network');
 }
+
 /**
  * The carousel editor: the carousel's variants (screen sizes) and slides, and per slide and variant a canvas at the
  * variant's size where layers are placed, an inspector for the selected layer, and the real player as a live preview.
@@ -75,12 +76,12 @@ export function CarouselEditor({ accountId, carouselId, canEdit, api: givenApi }
   const layout = useEditorLayout(view.size);
 
   const { previewRef, tellPreview } = usePreviewChannel(stateRef, state.slideId);
-  const saving = useLayerSync(api, stateRef, state.layers, dispatch, tellPreview);
-  useUnsavedChangesGuard(saving.status === 'error' || saving.status === 'invalid' || saving.status === 'saving');
-  const edits = useLayerEdits(stateRef, dispatch, saving.saveAfter, announce, t, layout.stageRoomRef);
-  const { undo, redo } = useUndoRedo(stateRef, dispatch, saving.saveAfter, announce, t);
+  const server = useLayerSync(api, stateRef, state.layers, dispatch, tellPreview);
+  useUnsavedChangesGuard(server.unsaved);
+  const edits = useLayerEdits(stateRef, dispatch, server.saveAfter, announce, t, layout.stageRoomRef);
+  const { undo, redo } = useUndoRedo(stateRef, dispatch, server.saveAfter, announce, t);
   useUndoKeys(canEdit, undo, redo);
-  const records = useSlidesAndVariants({ api, stateRef, dispatch, sync: saving.sync, queue: saving.queue, tellPreview, announce, failure, t });
+  const records = useSlidesAndVariants({ api, stateRef, dispatch, sync: server.sync, queue: server.queue, tellPreview, announce, failure, t });
 
   const carousels = useReferenceRecords('carousels');
   const collections = useReferenceRecords('collections');
@@ -97,7 +98,7 @@ export function CarouselEditor({ accountId, carouselId, canEdit, api: givenApi }
     [accountId, carouselId, variant?.v_name],
   );
 
-  if (saving.load === 'loading' && !state.carousel.c_id) {
+  if (server.load === 'loading' && !state.carousel.c_id) {
     return (
       <Box sx={editorStyles} className="ce-root">
         <p className="ce-muted" role="status" style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
@@ -106,22 +107,22 @@ export function CarouselEditor({ accountId, carouselId, canEdit, api: givenApi }
       </Box>
     );
   }
-  if (saving.load === 'failed') {
+  if (server.load === 'failed') {
     return (
       <Box sx={editorStyles} className="ce-root">
-        <LoadFailed retryLabel={t('retry')} onRetry={() => saving.reload()}>
+        <LoadFailed retryLabel={t('retry')} onRetry={() => server.reload()}>
           {t('load_failed')}
         </LoadFailed>
       </Box>
     );
   }
 
-  const layerList = <LayerList layers={layers} selected={state.selected} invalid={saving.invalid} onCanvas={Boolean(slide && variant)} t={t} onSelect={edits.onSelect} />;
+  const layerList = <LayerList layers={layers} selected={state.selected} invalid={server.invalid} onCanvas={Boolean(slide && variant)} t={t} onSelect={edits.onSelect} />;
   const inspector = selectedLayer ? (
     <LayerInspector
       layer={selectedLayer}
       canEdit={canEdit}
-      serverErrors={saving.failedFields?.key === selectedLayer.key ? saving.failedFields.fields : undefined}
+      serverErrors={server.failedFields?.key === selectedLayer.key ? server.failedFields.fields : undefined}
       t={t}
       onField={edits.onField}
       onDuplicate={edits.onDuplicate}
@@ -144,7 +145,7 @@ export function CarouselEditor({ accountId, carouselId, canEdit, api: givenApi }
         canEdit={canEdit}
         canUndo={state.undo.length > 0}
         canRedo={state.redo.length > 0}
-        status={<SaveStatus status={saving.status} reason={saving.status === 'error' ? failureText(saving.failed?.error, translate) : ''} t={t} onRetry={() => saving.queue.retry()} onReload={() => setDialog({ kind: 'reload' })} />}
+        status={<SaveStatus status={server.status} reason={server.status === 'error' ? failureText(server.failed?.error, translate) : ''} t={t} onRetry={() => server.queue.retry()} onReload={() => setDialog({ kind: 'reload' })} />}
         t={t}
         onSelect={records.onSelectVariant}
         onAdd={() => setDialog({ kind: 'variant' })}
@@ -206,7 +207,7 @@ export function CarouselEditor({ accountId, carouselId, canEdit, api: givenApi }
                 selected={state.selected}
                 canEdit={canEdit}
                 scale={layout.scale}
-                invalid={saving.invalid}
+                invalid={server.invalid}
                 names={names}
                 t={t}
                 onSelect={edits.onSelect}
@@ -242,7 +243,7 @@ export function CarouselEditor({ accountId, carouselId, canEdit, api: givenApi }
           void edits.onAdd(type, extra, asset);
         }}
         onConfirmDelete={(deleting) => void records.confirmDelete(deleting, setDialog)}
-        onReload={() => saving.reload()}
+        onReload={() => server.reload()}
       />
       <DeletedToast name={edits.deletedToast} t={t} onClose={edits.dismissDeletedToast} onUndo={undo} />
     </Box>

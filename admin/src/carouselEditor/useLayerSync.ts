@@ -124,6 +124,8 @@ export function useLayerSync(api: CarouselEditorApi, stateRef: RefObject<EditorS
         : savedOnce
           ? 'saved'
           : 'idle';
+  /** Edits the API does not have yet (waiting, failed, or not valid to send). */
+  const unsaved = status === 'error' || status === 'invalid' || status === 'saving';
 
   /** The API's field errors for the layer whose save failed, shown in the inspector. */
   const failedFields = useMemo(() => {
@@ -131,5 +133,5 @@ export function useLayerSync(api: CarouselEditorApi, stateRef: RefObject<EditorS
     return { key: failed.op.key, fields: failed.error.body.fields ?? {} };
   }, [failed]);
 
-  return { load, reload, queue, sync, saveAfter, status, invalid, failed, failedFields };
+  return { load, reload, queue, sync, saveAfter, status, unsaved, invalid, failed, failedFields };
 }

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
@@ -7,11 +7,12 @@ import { ApiRequestError } from '../providers/http';
 import { errorText } from '../i18n';
 import { ConfirmDeleteDialog } from '../editing/ConfirmDeleteDialog';
 import { LoadFailed } from '../editing/LoadFailed';
+import { useLatest } from '../editing/useLatest';
 import { useSession } from '../layout/useSession';
 import { canInAccount } from '../permissions';
 import { listApi } from './listApi';
 import { ListImportDialog } from './ListImportDialog';
-import { countNodes, parentIds, type ListItemNode } from './listTree';
+import { countNodes, parentIds } from './listTree';
 import { ListToolbar } from './ListToolbar';
 import { handleRowKey } from './treeKeys';
 import { ROW_HEIGHT, rowsOf, type Permissions } from './treeRows';
@@ -71,8 +72,7 @@ export function ListTreeEditor({ accountId, listId, height = DEFAULT_HEIGHT }: L
 
   const { expanded, setExpanded, expand } = useExpanded();
   const { tree, setTree, loadError, load } = useListTree(client, failure, setExpanded);
-  const treeRef = useRef<ListItemNode[] | null>(null);
-  treeRef.current = tree;
+  const treeRef = useLatest(tree);
   const reload = () => load();
   const edit = useEditingState();
   const { editing, setEditing } = edit;
@@ -103,7 +103,7 @@ export function ListTreeEditor({ accountId, listId, height = DEFAULT_HEIGHT }: L
   });
   const total = useMemo(() => (tree ? countNodes(tree) : 0), [tree]);
   const addTopLevel = useCallback(() => actions.addChild(null), [actions]);
-  const expandAll = useCallback(() => treeRef.current && setExpanded(new Set(parentIds(treeRef.current))), [setExpanded]);
+  const expandAll = useCallback(() => treeRef.current && setExpanded(new Set(parentIds(treeRef.current))), [treeRef, setExpanded]);
   const collapseAll = useCallback(() => setExpanded(new Set()), [setExpanded]);
   const { confirm } = deletion;
 

@@ -14,6 +14,7 @@ import { kindOf } from '../generated/kinds';
 import { titleOf, validateRecord } from '../generated/rules';
 import { useResourceAccess } from '../generated/access';
 import { SortableList } from '../layout/SortableList';
+import { accountPath } from '../providers/accountPath';
 import { api, ApiRequestError } from '../providers/http';
 import { errorText } from '../i18n';
 import { consolePath } from '../console/access';
@@ -82,7 +83,7 @@ export function EventForms({ accountId, eventId }: { accountId: string; eventId:
 
   async function store(ids: string[]) {
     try {
-      await api(`/accounts/${encodeURIComponent(accountId)}/event-forms/order`, { method: 'PUT', body: { ids } });
+      await api(accountPath(accountId, 'event-forms', 'order'), { method: 'PUT', body: { ids } });
       await refetch();
     } catch (e) {
       const text = e instanceof ApiRequestError ? errorText(e.body) : translate('error_network');

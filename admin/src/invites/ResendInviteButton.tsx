@@ -2,6 +2,7 @@ import { useState, type MouseEvent } from 'react';
 import Button from '@mui/material/Button';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { accountPath } from '../providers/accountPath';
 import { api, ApiRequestError } from '../providers/http';
 import { errorText } from '../i18n';
 
@@ -34,7 +35,7 @@ export function ResendInviteButton({ accountId, invite }: { accountId: string; i
     e.preventDefault();
     setSending(true);
     try {
-      await api(`/accounts/${encodeURIComponent(accountId)}/invites/${encodeURIComponent(record!.id)}/resend`, { method: 'POST' });
+      await api(accountPath(accountId, 'invites', String(record!.id), 'resend'), { method: 'POST' });
       notify(translate('ls.invites.resent', { email: record!.iv_email }), { type: 'success' });
       refresh();
     } catch (err) {

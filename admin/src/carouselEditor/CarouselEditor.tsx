@@ -24,6 +24,7 @@ import RedoIcon from '@mui/icons-material/Redo';
 import UndoIcon from '@mui/icons-material/Undo';
 import { useTranslate } from 'react-admin';
 import { slides as slidesDecl, variants as variantsDecl, DEFAULT_DURATION_MS } from '../../../resources/carousels';
+import { failureText } from '../providers/failure';
 import { ApiRequestError } from '../providers/http';
 import { titleOf } from '../generated/rules';
 import { AddLayerDialog } from './AddLayerDialog';
@@ -63,12 +64,6 @@ type DialogState =
   | { kind: 'add'; type: LayerType }
   | { kind: 'deleteSlide' | 'deleteVariant'; id: string; busy: boolean; error?: string }
   | { kind: 'reload' };
-
-/** The message of a failed call, in words (the API's code translated where there is a text for it). */
-function failureText(e: unknown, translate: (key: string, options?: Record<string, unknown>) => string): string {
-  if (e instanceof ApiRequestError) return translate(`error_${e.body.code}`, { _: e.body.message || translate('error_generic') });
-  return translate('error_network');
-}
 
 /** An image's proportions (width / height) from its thumbnail or file, or nothing within a second. */
 function imageAspect(asset: Row | undefined): Promise<number | undefined> {

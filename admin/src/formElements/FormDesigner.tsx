@@ -19,6 +19,7 @@ import AddIcon from '@mui/icons-material/Add';
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { ListItemNode } from '../../../resources/answers';
 import { rendererTexts } from '../renderer';
+import { failureText } from '../providers/failure';
 import { ApiRequestError } from '../providers/http';
 import { designerApi, type DesignerApi } from './designerApi';
 import { DesignerPreview } from './DesignerPreview';
@@ -146,12 +147,6 @@ function reducer(state: State, action: Action): State {
       return { ...state, drafts: [...ordered, ...state.drafts.filter((d) => !named.has(d.key))] };
     }
   }
-}
-
-/** The text for a failed call that names no field of the editor. */
-function failureText(e: unknown, translate: T): string {
-  if (e instanceof ApiRequestError) return translate(`error_${e.body.code}`, { _: e.body.message || translate('error_generic') });
-  return translate('error_network');
 }
 
 /** An API failure as the editor's errors: the fields it names, else one text above the buttons. */

@@ -22,8 +22,8 @@ import UnfoldMoreIcon from '@mui/icons-material/UnfoldMore';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { LIST_MAX_DEPTH } from '../../../resources/listItems';
+import { failureText } from '../providers/failure';
 import { ApiRequestError } from '../providers/http';
-import { errorText } from '../i18n';
 import { useSession } from '../layout/useSession';
 import { canInAccount } from '../permissions';
 import { listApi, type ListImportFailure } from './listApi';
@@ -82,16 +82,6 @@ interface Permissions {
 type Row = ({ kind: 'node' } & TreeRow) | { kind: 'add'; depth: number; parentId: string | null };
 
 type DropPosition = 'before' | 'inside' | 'after';
-
-/** The text of a failed call: a field's message key where the API names one, else error_{code}. */
-function failureText(e: unknown, translate: Translate): string {
-  if (e instanceof ApiRequestError) {
-    const field = e.body.fields && Object.values(e.body.fields)[0];
-    if (field && (e.body.code === 'validation_failed' || e.status === 409)) return translate(field, { _: e.body.message ?? field });
-    return errorText(e.body);
-  }
-  return translate('error_network');
-}
 
 export interface ListTreeEditorProps {
   accountId: string;

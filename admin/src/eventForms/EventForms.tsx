@@ -15,8 +15,8 @@ import { titleOf, validateRecord } from '../generated/rules';
 import { useResourceAccess } from '../generated/access';
 import { SortableList } from '../layout/SortableList';
 import { accountPath } from '../providers/accountPath';
-import { api, ApiRequestError } from '../providers/http';
-import { errorText } from '../i18n';
+import { api } from '../providers/http';
+import { failureText } from '../providers/failure';
 import { consolePath } from '../console/access';
 
 type Row = Record<string, unknown> & { id: string };
@@ -86,7 +86,7 @@ export function EventForms({ accountId, eventId }: { accountId: string; eventId:
       await api(accountPath(accountId, 'event-forms', 'order'), { method: 'PUT', body: { ids } });
       await refetch();
     } catch (e) {
-      const text = e instanceof ApiRequestError ? errorText(e.body) : translate('error_network');
+      const text = failureText(e, translate);
       notify(text, { type: 'error' });
       throw new Error(text);
     }

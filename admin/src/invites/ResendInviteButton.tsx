@@ -3,8 +3,8 @@ import Button from '@mui/material/Button';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import { accountPath } from '../providers/accountPath';
-import { api, ApiRequestError } from '../providers/http';
-import { errorText } from '../i18n';
+import { api } from '../providers/http';
+import { failureText } from '../providers/failure';
 
 export interface InviteRecord {
   id: string;
@@ -39,7 +39,7 @@ export function ResendInviteButton({ accountId, invite }: { accountId: string; i
       notify(translate('ls.invites.resent', { email: record!.iv_email }), { type: 'success' });
       refresh();
     } catch (err) {
-      notify(err instanceof ApiRequestError ? errorText(err.body) : translate('error_network'), { type: 'error' });
+      notify(failureText(err, translate), { type: 'error' });
     } finally {
       setSending(false);
     }

@@ -10,8 +10,8 @@ import DownloadIcon from '@mui/icons-material/Download';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { Confirm, useListContext, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { accountPath, accountUrl } from '../providers/accountPath';
-import { api, ApiRequestError } from '../providers/http';
-import { errorText } from '../i18n';
+import { api } from '../providers/http';
+import { failureText } from '../providers/failure';
 import { useResourceAccess } from '../generated/access';
 import { useConsoleAccount } from '../console/ConsoleContext';
 
@@ -57,7 +57,7 @@ export function LeadBulkActions() {
       notify(translate(`ls.console.leads.bulk_done_${action}`, { count: res.count }), { type: 'success' });
       refresh();
     } catch (err) {
-      notify(err instanceof ApiRequestError ? errorText(err.body) : translate('error_network'), { type: 'error' });
+      notify(failureText(err, translate), { type: 'error' });
     } finally {
       setBusy(false);
       setAsked(null);

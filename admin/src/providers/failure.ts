@@ -60,6 +60,7 @@ export function failureField(failure: ApiFailure): string | undefined {
   return Object.values(failure.body.fields ?? {}).find((key) => typeof key === 'string' && key !== '');
 }
 
+/** The text to show for a thrown value (an API failure or no answer at all), by the rule above. */
 export function failureText(e: unknown, translate: FailureTranslate, options: FailureTextOptions = {}): string {
   const fallback = options.fallback ?? GENERIC_KEY;
   const failure = apiFailureOf(e);

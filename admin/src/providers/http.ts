@@ -78,24 +78,20 @@ export class ApiRequestError extends Error {
 
 export interface ApiOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** Sent as JSON; a FormData (multipart upload) or a Blob (raw bytes) is sent as it is. */
+  /** Sent as JSON; a FormData (a multipart upload) is sent as it is. */
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
 }
-
-const isUpload = (body: unknown): body is FormData | Blob => (typeof FormData !== 'undefined' && body instanceof FormData) || (typeof Blob !== 'undefined' && body instanceof Blob);
 
 /** JSON call to /api/1 with cookies and the CSRF header; rejects with ApiRequestError. */
 export async function api<T = unknown>(path: string, options: ApiOptions = {}): Promise<T> {
   const call = async () => {
     const headers = withCsrf(options.headers);
     let body: BodyInit | undefined;
-    if (isUpload(options.body)) {
-      // FormData gets its multipart boundary from fetch itself
-      if (options.body instanceof Blob && !headers.has('Content-Type')) headers.set('Content-Type', options.body.type || 'application/octet-stream');
-      body = options.body;
-    } else if (options.body !== undefined) {
+    // FormData gets its multipart Content-Type (with the boundary) from fetch itself
+    if (typeof FormData !== 'undefined' && options.body instanceof FormData) body = options.body;
+    else if (options.body !== undefined) {
       headers.set('Content-Type', 'application/json');
       body = JSON.stringify(options.body);
     }

@@ -10,38 +10,53 @@ export const LIST_ELEMENT_TYPES: readonly FormElementType[] = LIST_TYPES;
 /** Data names that fill the lead's own fields. */
 export const LEAD_FIELD_NAMES = ['email', 'first_name', 'last_name'] as const;
 
-const isNum = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const isDay = (v: unknown) => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v);
+
+/** The fe_options keys each type takes; other types take none. */
+export const OPTION_KEYS: Readonly<Record<string, readonly string[]>> = {
+  slider: ['min', 'max', 'step'],
+  date_selector_days: ['days', 'disabled'],
+  text: ['max_length'],
+  textarea: ['max_length'],
+  toggle: ['default'],
+  checkbox: ['default'],
+};
+
+/** A slider's range and step where fe_options leaves them out. */
+export const SLIDER_DEFAULTS = { min: 0, max: 100, step: 1 } as const;
+/** A slider moves by a positive step over a range whose end is above its start. */
+export const sliderStepFits = (step: number) => step > 0;
+export const sliderRangeFits = (min: number, max: number) => max > min;
+
+/** text and textarea max_length: a whole number in this range. */
+export const MAX_LENGTH_RANGE = { min: 1, max: 100_000 } as const;
+export const maxLengthFits = (n: unknown) => Number.isInteger(n) && (n as number) >= MAX_LENGTH_RANGE.min && (n as number) <= MAX_LENGTH_RANGE.max;
+
+/** date_selector_days: at most this many days, and as many disabled days. */
+export const DAYS_LIMIT = 366;
 
 /** fe_options by type (null/absent is fine: the defaults apply); returns a message key when they do not fit. */
 export function optionsError(type: string, options: unknown): string | undefined {
   if (options === null || options === undefined) return undefined;
   if (typeof options !== 'object' || Array.isArray(options)) return 'error_options_invalid';
   const o = options as Record<string, unknown>;
-  const known: Record<string, string[]> = {
-    slider: ['min', 'max', 'step'],
-    date_selector_days: ['days', 'disabled'],
-    text: ['max_length'],
-    textarea: ['max_length'],
-    toggle: ['default'],
-    checkbox: ['default'],
-  };
-  const allowed = known[type] ?? [];
+  const allowed = OPTION_KEYS[type] ?? [];
   if (Object.keys(o).some((k) => !allowed.includes(k))) return 'error_options_invalid';
   switch (type) {
     case 'slider': {
-      const min = o.min ?? 0, max = o.max ?? 100, step = o.step ?? 1;
-      if (!isNum(min) || !isNum(max) || !isNum(step) || (step as number) <= 0 || (max as number) <= (min as number)) return 'error_options_invalid';
+      const min = o.min ?? SLIDER_DEFAULTS.min, max = o.max ?? SLIDER_DEFAULTS.max, step = o.step ?? SLIDER_DEFAULTS.step;
+      if (!isNum(min) || !isNum(max) || !isNum(step) || !sliderStepFits(step) || !sliderRangeFits(min, max)) return 'error_options_invalid';
       return undefined;
     }
     case 'date_selector_days':
       for (const key of ['days', 'disabled']) {
-        if (o[key] !== undefined && !(Array.isArray(o[key]) && (o[key] as unknown[]).length <= 366 && (o[key] as unknown[]).every(isDay))) return 'error_options_invalid';
+        if (o[key] !== undefined && !(Array.isArray(o[key]) && (o[key] as unknown[]).length <= DAYS_LIMIT && (o[key] as unknown[]).every(isDay))) return 'error_options_invalid';
       }
       return undefined;
     case 'text':
     case 'textarea':
-      if (o.max_length !== undefined && !(Number.isInteger(o.max_length) && (o.max_length as number) > 0 && (o.max_length as number) <= 100_000)) return 'error_options_invalid';
+      if (o.max_length !== undefined && !maxLengthFits(o.max_length)) return 'error_options_invalid';
       return undefined;
     case 'toggle':
     case 'checkbox':

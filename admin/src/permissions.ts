@@ -1,13 +1,17 @@
 import { accountRoleOf, can, canImportUsers, ADMIN_ACCOUNT_ROLES, type Matrix } from '../../resources/permissions';
+import { accounts } from '../../resources/accounts';
+import { accountUsers } from '../../resources/accountUsers';
+import { files } from '../../resources/files';
+import { users } from '../../resources/users';
 import type { Membership, Session } from './providers/session';
 
-/** Which permission group guards each admin resource (spec 6: the entry_* groups). */
+/** Which permission group guards each admin resource (spec 6: the entry_* groups), as the declarations say. */
 export const RESOURCE_GROUPS: Record<string, string> = {
-  accounts: 'entry_accounts',
-  users: 'entry_users',
-  accountUsers: 'entry_account_users',
-  media: 'entry_files',
-  emails: 'entry_users',
+  ...Object.fromEntries([accounts, accountUsers, users].map((d) => [d.name, d.group])),
+  // the media library's screen shows the storage's files (and their folders, in the same group)
+  media: files.group,
+  // the e-mail preview is a mail to a user
+  emails: users.group,
 };
 
 /** react-admin actions -> permission names; anything else (change_password, set_role…) is passed through. */

@@ -10,7 +10,7 @@ import { ConsoleContext } from '../../admin/src/console/ConsoleContext';
 import { AssetUploader } from '../../admin/src/assets/AssetUploader';
 import { AssetPicker } from '../../admin/src/assets/AssetPicker';
 import { realUploaderDeps, type UploaderDeps } from '../../admin/src/assets/assetDeps';
-import { assetErrorOf, identifierFrom, nameFromFilename, runAssetJob, titleFromFilename, uniqueName, uploadAssetBytes, AssetUploadError } from '../../admin/src/assets/assetUpload';
+import { assetErrorOf, checkFields, identifierFrom, nameFromFilename, runAssetJob, titleFromFilename, uniqueName, uploadAssetBytes, AssetUploadError } from '../../admin/src/assets/assetUpload';
 import { thumbSize } from '../../admin/src/assets/thumbnail';
 import { ApiRequestError } from '../../admin/src/providers/http';
 import { qrMatrix, qrPath, qrSvg, playerUrl, QUIET_ZONE } from '../../admin/src/codes/qr';
@@ -61,6 +61,13 @@ describe('asset names and errors', () => {
     expect(assetErrorOf(new ApiRequestError(500, { code: 'unknown_error' }), 'register')).toMatchObject({ key: 'error_upload_failed', keepsUpload: true });
     expect(assetErrorOf(new TypeError('Failed to fetch'), 'register')).toMatchObject({ key: 'error_network', keepsUpload: true });
     expect(assetErrorOf('<Error/>', 'storage').key).toBe('error_upload_storage_failed');
+  });
+
+  it('checks a title and name before sending with the create rules of the declaration (resources/assets.ts)', () => {
+    expect(checkFields('Hall map', 'hall-map')).toEqual({});
+    expect(checkFields('  ', '')).toEqual({ as_title: 'error_required', as_name: 'error_required' });
+    expect(checkFields('Hall map', '2026-map')).toEqual({ as_name: 'error_identifier_invalid' });
+    expect(checkFields('x'.repeat(501), 'Map')).toEqual({ as_title: 'error_too_long', as_name: 'error_identifier_invalid' });
   });
 });
 

@@ -4,7 +4,7 @@ import { ErrorScreen } from '../../admin/src/layout/ErrorScreen';
 import { DelayedProgress } from '../../admin/src/layout/DelayedProgress';
 import { CopyButton } from '../../admin/src/layout/CopyButton';
 import { resourcePath } from '../../admin/src/providers/dataProvider';
-import { adminAccounts, canEntry, canInAccount } from '../../admin/src/permissions';
+import { adminAccounts, canEntry, canInAccount, RESOURCE_GROUPS } from '../../admin/src/permissions';
 import { publicRoute } from '../../admin/src/navigation';
 import { grantsOf } from '../../resources/permissions';
 import type { Session } from '../../admin/src/providers/session';
@@ -74,6 +74,10 @@ describe('data provider paths', () => {
 });
 
 describe('permissions in the admin (the shared can())', () => {
+  it('guards each admin resource by the group its declaration names', () => {
+    expect(RESOURCE_GROUPS).toEqual({ accounts: 'entry_accounts', users: 'entry_users', accountUsers: 'entry_account_users', media: 'entry_files', emails: 'entry_users' });
+  });
+
   it('gates menu items, actions and the CSV import like the table in spec 6', () => {
     const root = session('root');
     const sup = session('superadmin');

@@ -10,6 +10,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { useLocaleState, useNotify, useTranslate } from 'react-admin';
 import { LOGO_MAX_BYTES, LOGO_TYPES, logoUrl } from '../../../resources/files';
 import type { Account } from '../../../resources/accounts';
+import { accountPath } from '../providers/accountPath';
 import { api, ApiRequestError } from '../providers/http';
 import { errorText } from '../i18n';
 import { putWithProgress, uploadErrorKey } from '../media/upload';
@@ -47,7 +48,7 @@ export function AccountLogo({ account, canEdit }: { account: Account & { id: str
     if (file.size > LOGO_MAX_BYTES) return setState({ step: 'failed', message: translate('error_file_too_large') });
     setState({ step: 'uploading', percent: 0 });
     try {
-      const signed = await api<{ url: string; max_bytes: number }>(`/accounts/${encodeURIComponent(id)}/uploadurl/logo`);
+      const signed = await api<{ url: string; max_bytes: number }>(accountPath(id, 'uploadurl', 'logo'));
       if (file.size > signed.max_bytes) return setState({ step: 'failed', message: translate('error_file_too_large') });
       let put;
       try {
@@ -57,7 +58,7 @@ export function AccountLogo({ account, canEdit }: { account: Account & { id: str
       }
       if (put.status < 200 || put.status >= 300) return setState({ step: 'failed', message: translate(storageFailure(put.status, put.body)) });
       setState({ step: 'saving' });
-      await api(`/accounts/${encodeURIComponent(id)}/haslogo`, { method: 'PUT', body: { a_has_logo: true } });
+      await api(accountPath(id, 'haslogo'), { method: 'PUT', body: { a_has_logo: true } });
       setHasLogo(true);
       setVersion(Date.now());
       setState({ step: 'idle' });
@@ -68,7 +69,7 @@ export function AccountLogo({ account, canEdit }: { account: Account & { id: str
   }
 
   async function remove() {
-    await api(`/accounts/${encodeURIComponent(id)}/haslogo`, { method: 'PUT', body: { a_has_logo: false } });
+    await api(accountPath(id, 'haslogo'), { method: 'PUT', body: { a_has_logo: false } });
     setHasLogo(false);
     setState({ step: 'idle' });
     notify('ls.accounts.logo_removed', { type: 'info' });

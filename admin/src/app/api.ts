@@ -1,3 +1,4 @@
+import { accountPath, accountUrl } from '../providers/accountPath';
 import { api, API_URL, ApiRequestError, isCsrfError, refreshCsrf, withCsrf } from '../providers/http';
 import type { FormElementSpec } from '../../../resources/answers';
 import type { LeadBody, Transport, TransportAnswer } from './queue';
@@ -87,8 +88,6 @@ export interface Profile {
   picture_url: string | null;
 }
 
-const acc = (accountId: string) => `/accounts/${encodeURIComponent(accountId)}`;
-
 /** The signed-in user, or null without a session. Network failures throw (the app then works from its cache). */
 export async function currentUser(): Promise<SessionUser | null> {
   try {
@@ -109,11 +108,11 @@ export const signOut = () => api('/auth/logout', { method: 'POST' });
 
 export const appEvents = () => api<AppEvents>('/app/events');
 
-export const eventGraph = (accountId: string, eventId: string) => api<EventGraph>(`${acc(accountId)}/events/${encodeURIComponent(eventId)}/graph`);
+export const eventGraph = (accountId: string, eventId: string) => api<EventGraph>(accountPath(accountId, 'events', eventId, 'graph'));
 
 /** POST /events/{id}/scan {code} → answers by data name (504 badge_scan_timeout when the provider is slow). */
 export const scanBadge = (accountId: string, eventId: string, code: string) =>
-  api<{ answers: Record<string, unknown> }>(`${acc(accountId)}/events/${encodeURIComponent(eventId)}/scan`, { method: 'POST', body: { code } });
+  api<{ answers: Record<string, unknown> }>(accountPath(accountId, 'events', eventId, 'scan'), { method: 'POST', body: { code } });
 
 export interface LeadQuery {
   ownerId: string;
@@ -140,7 +139,7 @@ export async function listLeads(accountId: string, query: LeadQuery): Promise<{ 
     sort: JSON.stringify(query.sort),
     range: JSON.stringify([query.start, query.start + query.count - 1]),
   });
-  const res = await fetch(`${API_URL}${acc(accountId)}/leads?${params}`, { credentials: 'include', headers: withCsrf() });
+  const res = await fetch(`${accountUrl(accountId, 'leads')}?${params}`, { credentials: 'include', headers: withCsrf() });
   const body = await res.json().catch(() => undefined);
   if (!res.ok) throw new ApiRequestError(res.status, body ?? { code: 'http_error' });
   const range = res.headers.get('Content-Range') ?? '';
@@ -148,18 +147,18 @@ export async function listLeads(accountId: string, query: LeadQuery): Promise<{ 
   return { leads: body as Lead[], total: Number.isFinite(total) ? total : (body as Lead[]).length };
 }
 
-export const getLead = (accountId: string, id: string) => api<Lead>(`${acc(accountId)}/leads/${encodeURIComponent(id)}`);
+export const getLead = (accountId: string, id: string) => api<Lead>(accountPath(accountId, 'leads', id));
 
 /** Transcription of a card: the answers typed from the photo, status done. */
 export const saveTranscription = (accountId: string, id: string, answers: Record<string, unknown>) =>
-  api<Lead>(`${acc(accountId)}/leads/${encodeURIComponent(id)}`, { method: 'PUT', body: { ld_answers: answers, ld_transcription_status: 'done' } });
+  api<Lead>(accountPath(accountId, 'leads', id), { method: 'PUT', body: { ld_answers: answers, ld_transcription_status: 'done' } });
 
-export const members = (accountId: string) => api<Member[]>(`${acc(accountId)}/members`);
+export const members = (accountId: string) => api<Member[]>(accountPath(accountId, 'members'));
 
 export const handOff = (accountId: string, leadId: string, toUserId: string, message: string) =>
-  api(`${acc(accountId)}/handoffs`, { method: 'POST', body: { ho_leadid: leadId, ho_to_userid: toUserId, ho_message: message } });
+  api(accountPath(accountId, 'handoffs'), { method: 'POST', body: { ho_leadid: leadId, ho_to_userid: toUserId, ho_message: message } });
 
-export const leadFileUrl = (accountId: string, fileId: string) => `${API_URL}${acc(accountId)}/lead-files/${encodeURIComponent(fileId)}`;
+export const leadFileUrl = (accountId: string, fileId: string) => accountUrl(accountId, 'lead-files', fileId);
 
 export const profile = () => api<Profile>('/profile');
 
@@ -196,7 +195,7 @@ export const transport: Transport = {
   },
   async postLead(accountId: string, body: LeadBody) {
     try {
-      return { status: 201, body: await api(`${acc(accountId)}/leads`, { method: 'POST', body }) };
+      return { status: 201, body: await api(accountPath(accountId, 'leads'), { method: 'POST', body }) };
     } catch (e) {
       if (e instanceof ApiRequestError) return { status: e.status, body: e.body };
       throw e;

@@ -1,6 +1,6 @@
-import { ASSET_TYPES } from '../../../resources/assets';
-import { IDENTIFIER_RE } from '../../../resources/define';
+import { ASSET_TYPES, assets } from '../../../resources/assets';
 import { extensionOf, typeForExtension } from '../../../resources/files';
+import { issuesByField } from '../layout/zod';
 import { ApiRequestError, type ApiErrorBody } from '../providers/http';
 import { newId, REGISTER_FAILED, STORAGE_FAILED, type PutResult } from '../media/upload';
 import type { AssetFileFields, AssetRecord, SignedAssetUpload } from './assetsApi';
@@ -73,12 +73,11 @@ export function uniqueName(name: string, taken: ReadonlySet<string>): string {
   }
 }
 
-/** The form's own checks of a title and name before anything is sent (the API checks the same). */
+/** The form's own checks of a title and name before anything is sent: the declaration's create rules, as the API's. */
 export function checkFields(title: string, name: string): AssetFieldErrors {
+  const issues = issuesByField(assets.create, { as_title: title, as_name: name });
   const errors: AssetFieldErrors = {};
-  if (!title.trim()) errors.as_title = 'error_required';
-  if (!name) errors.as_name = 'error_required';
-  else if (!IDENTIFIER_RE.test(name)) errors.as_name = 'error_identifier_invalid';
+  for (const field of ['as_title', 'as_name'] as const) if (issues[field]?.length) errors[field] = issues[field][0];
   return errors;
 }
 

@@ -1,3 +1,4 @@
+import { accountPath } from '../providers/accountPath';
 import { api } from '../providers/http';
 import type { AssetKind } from '../../../resources/assets';
 
@@ -40,12 +41,10 @@ export interface AssetFileFields {
   as_thumb_fileid?: string | null;
 }
 
-const base = (accountId: string) => `/accounts/${encodeURIComponent(accountId)}`;
-
 export const assetsApi = {
-  sign: (accountId: string, ids: string[]) => api<SignedAssetUpload[]>(`${base(accountId)}/assets/sign`, { method: 'POST', body: { ids } }),
-  create: (accountId: string, body: AssetFileFields & { as_title: string; as_name: string }) => api<AssetRecord>(`${base(accountId)}/assets`, { method: 'POST', body }),
-  replaceFile: (accountId: string, id: string, body: AssetFileFields) => api<AssetRecord>(`${base(accountId)}/assets/${encodeURIComponent(id)}/file`, { method: 'PUT', body }),
+  sign: (accountId: string, ids: string[]) => api<SignedAssetUpload[]>(accountPath(accountId, 'assets', 'sign'), { method: 'POST', body: { ids } }),
+  create: (accountId: string, body: AssetFileFields & { as_title: string; as_name: string }) => api<AssetRecord>(accountPath(accountId, 'assets'), { method: 'POST', body }),
+  replaceFile: (accountId: string, id: string, body: AssetFileFields) => api<AssetRecord>(accountPath(accountId, 'assets', id, 'file'), { method: 'PUT', body }),
 };
 
 /** An ordered set of ids of a parent (a collection's assets, a group's carousels). */
@@ -55,7 +54,7 @@ export interface OrderedItems {
 }
 
 export function orderedItems(accountId: string, resource: 'collections' | 'carousel-groups', id: string): OrderedItems {
-  const path = `${base(accountId)}/${resource}/${encodeURIComponent(id)}/${resource === 'collections' ? 'assets' : 'items'}`;
+  const path = accountPath(accountId, resource, id, resource === 'collections' ? 'assets' : 'items');
   return {
     read: async () => (await api<{ ids: string[] }>(path)).ids,
     store: async (ids) => (await api<{ ids: string[] }>(path, { method: 'PUT', body: { ids } })).ids,

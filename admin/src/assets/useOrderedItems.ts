@@ -1,8 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
-import { ApiRequestError } from '../providers/http';
-import { errorText } from '../i18n';
+import { failureText } from '../providers/failure';
 import { orderedItems } from './assetsApi';
 
 /**
@@ -24,7 +23,7 @@ export function useOrderedItems(accountId: string, resource: 'collections' | 'ca
     try {
       queryClient.setQueryData(key, await items.store(next));
     } catch (e) {
-      const text = e instanceof ApiRequestError ? errorText(e.body) : translate('error_network');
+      const text = failureText(e, translate);
       notify(text, { type: 'error' });
       throw new Error(text);
     } finally {

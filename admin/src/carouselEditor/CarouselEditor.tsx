@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useTranslate } from 'react-admin';
 import { DEFAULT_DURATION_MS } from '../../../resources/carousels';
-import { ApiRequestError } from '../providers/http';
+import { failureText } from '../providers/failure';
 import { LiveRegion } from '../editing/LiveRegion';
 import { LoadFailed } from '../editing/LoadFailed';
 import { useAnnouncer } from '../editing/useAnnouncer';
@@ -43,12 +43,6 @@ export interface CarouselEditorProps {
   canEdit: boolean;
   /** The calls (a test may pass its own); default: the API. */
   api?: CarouselEditorApi;
-}
-
-/** The message of a failed call, in words (the API's code translated where there is a text for it). */
-function failureText(e: unknown, translate: (key: string, options?: Record<string, unknown>) => string): string {
-  if (e instanceof ApiRequestError) return translate(`error_${e.body.code}`, { _: e.body.message || translate('error_generic') });
-  return translate('error_network');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { accountPath } from '../providers/accountPath';
 import { api, ApiRequestError } from '../providers/http';
 import type { CarouselGraph } from './editorState';
 import type { LayerOp, Row } from './layerModel';
@@ -22,23 +23,22 @@ function idOf(ids: Map<string, string>, key: string): string {
 }
 
 export function carouselEditorApi(accountId: string, carouselId: string): CarouselEditorApi {
-  const base = `/accounts/${encodeURIComponent(accountId)}`;
-  const layers = `${base}/layers`;
+  const path = (...segments: string[]) => accountPath(accountId, ...segments);
   return {
-    graph: () => api<CarouselGraph>(`${base}/carousels/${encodeURIComponent(carouselId)}/graph`),
+    graph: () => api<CarouselGraph>(path('carousels', carouselId, 'graph')),
     async runLayerOp(op, ids) {
       switch (op.kind) {
         case 'create': {
-          const record = await api<Row>(layers, { method: 'POST', body: op.values });
+          const record = await api<Row>(path('layers'), { method: 'POST', body: op.values });
           ids.set(op.key, String(record.ly_id ?? record.id));
           return;
         }
         case 'update':
-          await api(`${layers}/${encodeURIComponent(idOf(ids, op.key))}`, { method: 'PUT', body: op.patch });
+          await api(path('layers', idOf(ids, op.key)), { method: 'PUT', body: op.patch });
           return;
         case 'delete':
           try {
-            await api(`${layers}/${encodeURIComponent(idOf(ids, op.key))}`, { method: 'DELETE' });
+            await api(path('layers', idOf(ids, op.key)), { method: 'DELETE' });
           } catch (e) {
             // already gone (deleted elsewhere): what the delete wanted
             if (!(e instanceof ApiRequestError && e.status === 404)) throw e;
@@ -46,16 +46,16 @@ export function carouselEditorApi(accountId: string, carouselId: string): Carous
           ids.delete(op.key);
           return;
         case 'order':
-          await api(`${layers}/order`, { method: 'PUT', body: { ids: op.keys.map((k) => idOf(ids, k)) } });
+          await api(path('layers', 'order'), { method: 'PUT', body: { ids: op.keys.map((k) => idOf(ids, k)) } });
           return;
       }
     },
-    orderSlides: (ids) => api<Row[]>(`${base}/slides/order`, { method: 'PUT', body: { ids } }),
+    orderSlides: (ids) => api<Row[]>(path('slides', 'order'), { method: 'PUT', body: { ids } }),
     removeSlide: async (id) => {
-      await api(`${base}/slides/${encodeURIComponent(id)}`, { method: 'DELETE' });
+      await api(path('slides', id), { method: 'DELETE' });
     },
     removeVariant: async (id) => {
-      await api(`${base}/variants/${encodeURIComponent(id)}`, { method: 'DELETE' });
+      await api(path('variants', id), { method: 'DELETE' });
     },
   };
 }

@@ -14,8 +14,9 @@ import { kindOf } from '../generated/kinds';
 import { titleOf, validateRecord } from '../generated/rules';
 import { useResourceAccess } from '../generated/access';
 import { SortableList } from '../layout/SortableList';
-import { api, ApiRequestError } from '../providers/http';
-import { errorText } from '../i18n';
+import { accountPath } from '../providers/accountPath';
+import { api } from '../providers/http';
+import { failureText } from '../providers/failure';
 import { consolePath } from '../console/access';
 
 type Row = Record<string, unknown> & { id: string };
@@ -82,10 +83,10 @@ export function EventForms({ accountId, eventId }: { accountId: string; eventId:
 
   async function store(ids: string[]) {
     try {
-      await api(`/accounts/${encodeURIComponent(accountId)}/event-forms/order`, { method: 'PUT', body: { ids } });
+      await api(accountPath(accountId, 'event-forms', 'order'), { method: 'PUT', body: { ids } });
       await refetch();
     } catch (e) {
-      const text = e instanceof ApiRequestError ? errorText(e.body) : translate('error_network');
+      const text = failureText(e, translate);
       notify(text, { type: 'error' });
       throw new Error(text);
     }

@@ -4,6 +4,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import { useTheme } from '@mui/material/styles';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { rendererTexts } from '../renderer';
+import { failureText } from '../providers/failure';
 import { ApiRequestError } from '../providers/http';
 import { ConfirmDeleteDialog } from '../editing/ConfirmDeleteDialog';
 import { LiveRegion } from '../editing/LiveRegion';
@@ -33,12 +34,6 @@ export interface FormDesignerProps {
   formId: string;
   /** With account_form_elements create/update/delete: add, edit, delete and reorder. Without: look only. */
   canEdit: boolean;
-}
-
-/** The text for a failed call that names no field of the editor. */
-function failureText(e: unknown, translate: T): string {
-  if (e instanceof ApiRequestError) return translate(`error_${e.body.code}`, { _: e.body.message || translate('error_generic') });
-  return translate('error_network');
 }
 
 /** An API failure as the editor's errors: the fields it names, else one text above the buttons. */

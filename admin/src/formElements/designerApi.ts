@@ -1,3 +1,4 @@
+import { accountPath } from '../providers/accountPath';
 import { api } from '../providers/http';
 import type { ListItemNode } from '../../../resources/answers';
 import type { ElementRecord, ListRecord } from './designerModel';
@@ -18,17 +19,16 @@ export interface DesignerApi {
 }
 
 export function designerApi(accountId: string, formId: string): DesignerApi {
-  const base = `/accounts/${encodeURIComponent(accountId)}`;
-  const elements = `${base}/form-elements`;
+  const path = (...segments: string[]) => accountPath(accountId, ...segments);
   return {
-    graph: () => api(`${base}/forms/${encodeURIComponent(formId)}/graph`),
-    lists: () => api<ListRecord[]>(`${base}/lists`),
-    tree: (listId) => api<ListItemNode[]>(`${base}/lists/${encodeURIComponent(listId)}/tree`),
-    create: (body) => api<ElementRecord>(elements, { method: 'POST', body }),
-    update: (id, body) => api<ElementRecord>(`${elements}/${encodeURIComponent(id)}`, { method: 'PUT', body }),
+    graph: () => api(path('forms', formId, 'graph')),
+    lists: () => api<ListRecord[]>(path('lists')),
+    tree: (listId) => api<ListItemNode[]>(path('lists', listId, 'tree')),
+    create: (body) => api<ElementRecord>(path('form-elements'), { method: 'POST', body }),
+    update: (id, body) => api<ElementRecord>(path('form-elements', id), { method: 'PUT', body }),
     remove: async (id) => {
-      await api(`${elements}/${encodeURIComponent(id)}`, { method: 'DELETE' });
+      await api(path('form-elements', id), { method: 'DELETE' });
     },
-    order: (ids) => api(`${elements}/order`, { method: 'PUT', body: { ids } }),
+    order: (ids) => api(path('form-elements', 'order'), { method: 'PUT', body: { ids } }),
   };
 }

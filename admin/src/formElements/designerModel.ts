@@ -1,6 +1,6 @@
 import { ELEMENT_TYPES, isListType, type ElementType, type FormElementSpec, type ListItemNode } from '../../../resources/answers';
 import { IDENTIFIER_RE } from '../../../resources/define';
-import { formElements } from '../../../resources/formElements';
+import { DAYS_LIMIT, formElements, MAX_LENGTH_RANGE, SLIDER_DEFAULTS, sliderRangeFits, sliderStepFits } from '../../../resources/formElements';
 
 /**
  * The form designer without React: an element as the editor holds it (a draft: what was typed, kept as typed until it
@@ -229,7 +229,10 @@ export function optionsOf(type: ElementType, o: OptionDraft): Record<string, unk
   }
 }
 
-/** The option inputs' own errors (a number that is not one, a range that does not fit), before the declaration's. */
+/**
+ * The option inputs' own errors (a number that is not one, a range that does not fit), before the declaration's: the
+ * declaration's rules (resources/formElements.ts), each with a message that names what is wrong with the input.
+ */
 export function optionErrors(type: ElementType, o: OptionDraft): Partial<Record<ErrorField, string>> {
   const errors: Partial<Record<ErrorField, string>> = {};
   if (type === 'slider') {
@@ -239,18 +242,18 @@ export function optionErrors(type: ElementType, o: OptionDraft): Partial<Record<
     if (min !== undefined && !usable(min)) errors.opt_min = 'error_number_invalid';
     if (max !== undefined && !usable(max)) errors.opt_max = 'error_number_invalid';
     if (step !== undefined && !usable(step)) errors.opt_step = 'error_number_invalid';
-    else if (step !== undefined && step <= 0) errors.opt_step = 'error_step_invalid';
-    if (!errors.opt_min && !errors.opt_max && (max ?? 100) <= (min ?? 0)) errors.opt_max = 'error_slider_range';
+    else if (step !== undefined && !sliderStepFits(step)) errors.opt_step = 'error_step_invalid';
+    if (!errors.opt_min && !errors.opt_max && !sliderRangeFits(min ?? SLIDER_DEFAULTS.min, max ?? SLIDER_DEFAULTS.max)) errors.opt_max = 'error_slider_range';
   }
   if (type === 'text' || type === 'textarea') {
     const n = parseNumber(o.max_length);
     if (n !== undefined && !(usable(n) && Number.isInteger(n))) errors.opt_max_length = 'error_whole_number';
-    else if (n !== undefined && n < 1) errors.opt_max_length = 'error_number_too_small';
-    else if (n !== undefined && n > 100_000) errors.opt_max_length = 'error_number_too_large';
+    else if (n !== undefined && n < MAX_LENGTH_RANGE.min) errors.opt_max_length = 'error_number_too_small';
+    else if (n !== undefined && n > MAX_LENGTH_RANGE.max) errors.opt_max_length = 'error_number_too_large';
   }
   if (type === 'date_selector_days') {
-    if (o.days.length > 366) errors.opt_days = 'error_too_many';
-    if (o.disabled.length > 366) errors.opt_disabled = 'error_too_many';
+    if (o.days.length > DAYS_LIMIT) errors.opt_days = 'error_too_many';
+    if (o.disabled.length > DAYS_LIMIT) errors.opt_disabled = 'error_too_many';
   }
   return errors;
 }

@@ -8,6 +8,7 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { useTranslate } from 'react-admin';
+import { accountPath } from '../providers/accountPath';
 import { api } from '../providers/http';
 
 export interface FormStylePreviewProps {
@@ -87,7 +88,7 @@ export function FormStylePreview({ accountId, styleId, formId, version }: FormSt
     if (!styleId) return; // nothing to preview yet
     const controller = new AbortController();
     setFormsFailed(false);
-    api<FormRow[]>(`/accounts/${encodeURIComponent(accountId)}/forms`, { signal: controller.signal }).then(
+    api<FormRow[]>(accountPath(accountId, 'forms'), { signal: controller.signal }).then(
       (rows) => setForms([...rows].sort((a, b) => String(a.f_title ?? '').localeCompare(String(b.f_title ?? '')))),
       (e: unknown) => {
         if ((e as Error)?.name !== 'AbortError') setFormsFailed(true);

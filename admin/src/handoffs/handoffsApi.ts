@@ -1,3 +1,4 @@
+import { accountPath } from '../providers/accountPath';
 import { api } from '../providers/http';
 
 /** A handoff as GET /accounts/{a}/handoffs answers it (with the names of the lead, the representative and the sender). */
@@ -36,14 +37,14 @@ export const historyKey = (accountId: string, leadId: string) => ['console', acc
 
 /** A lead's handoffs, newest first (at most 100: a lead is handed off a few times, not hundreds). */
 export const fetchHistory = (accountId: string, leadId: string) =>
-  api<HandoffRecord[]>(`/accounts/${encodeURIComponent(accountId)}/handoffs?${list({ filter: { ho_leadid: leadId }, sort: ['ho_created_at', 'DESC'], range: [0, 99] })}`);
+  api<HandoffRecord[]>(`${accountPath(accountId, 'handoffs')}?${list({ filter: { ho_leadid: leadId }, sort: ['ho_created_at', 'DESC'], range: [0, 99] })}`);
 
 /** Members matching a search (prefix of e-mail, first or last name, on the server), at most 50. */
 export const searchMembers = (accountId: string, q: string) =>
-  api<MemberOption[]>(`/accounts/${encodeURIComponent(accountId)}/members?${list({ filter: q.trim() ? { q: q.trim() } : {}, sort: ['u_email', 'ASC'], range: [0, 49] })}`);
+  api<MemberOption[]>(`${accountPath(accountId, 'members')}?${list({ filter: q.trim() ? { q: q.trim() } : {}, sort: ['u_email', 'ASC'], range: [0, 49] })}`);
 
 export const createHandoff = (accountId: string, body: { ho_leadid: string; ho_to_userid: string; ho_message: string }) =>
-  api<HandoffRecord>(`/accounts/${encodeURIComponent(accountId)}/handoffs`, { method: 'POST', body });
+  api<HandoffRecord>(accountPath(accountId, 'handoffs'), { method: 'POST', body });
 
 export const personName = (first: string | null | undefined, last: string | null | undefined, email: string | null | undefined) =>
   [first, last].filter((v) => v && v.trim()).join(' ') || email || '';

@@ -8,6 +8,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import QrCodeScannerIcon from '@mui/icons-material/QrCodeScanner';
 import { useTranslate } from 'react-admin';
+import { accountPath } from '../providers/accountPath';
 import { api, ApiRequestError } from '../providers/http';
 import { errorText } from '../i18n';
 import { useSession } from '../layout/useSession';
@@ -34,7 +35,7 @@ export function IntegrationTestScan({ accountId, integrationId }: { accountId: s
     if (!code.trim()) return;
     setStatus({ state: 'busy' });
     try {
-      const res = await api<{ answers: Answers }>(`/accounts/${encodeURIComponent(accountId)}/integrations/${encodeURIComponent(integrationId)}/test`, { method: 'POST', body: { code: code.trim() } });
+      const res = await api<{ answers: Answers }>(accountPath(accountId, 'integrations', integrationId, 'test'), { method: 'POST', body: { code: code.trim() } });
       setStatus({ state: 'ok', answers: res.answers ?? {} });
     } catch (err) {
       if (!(err instanceof ApiRequestError)) return setStatus({ state: 'failed', title: translate('error_network') });

@@ -2,8 +2,9 @@ import { useState, type MouseEvent } from 'react';
 import Button from '@mui/material/Button';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
-import { api, ApiRequestError } from '../providers/http';
-import { errorText } from '../i18n';
+import { accountPath } from '../providers/accountPath';
+import { api } from '../providers/http';
+import { failureText } from '../providers/failure';
 
 export interface InviteRecord {
   id: string;
@@ -34,11 +35,11 @@ export function ResendInviteButton({ accountId, invite }: { accountId: string; i
     e.preventDefault();
     setSending(true);
     try {
-      await api(`/accounts/${encodeURIComponent(accountId)}/invites/${encodeURIComponent(record!.id)}/resend`, { method: 'POST' });
+      await api(accountPath(accountId, 'invites', String(record!.id), 'resend'), { method: 'POST' });
       notify(translate('ls.invites.resent', { email: record!.iv_email }), { type: 'success' });
       refresh();
     } catch (err) {
-      notify(err instanceof ApiRequestError ? errorText(err.body) : translate('error_network'), { type: 'error' });
+      notify(failureText(err, translate), { type: 'error' });
     } finally {
       setSending(false);
     }

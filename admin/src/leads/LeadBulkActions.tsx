@@ -9,8 +9,9 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import { Confirm, useListContext, useNotify, useRefresh, useTranslate } from 'react-admin';
-import { api, API_URL, ApiRequestError } from '../providers/http';
-import { errorText } from '../i18n';
+import { accountPath, accountUrl } from '../providers/accountPath';
+import { api } from '../providers/http';
+import { failureText } from '../providers/failure';
 import { useResourceAccess } from '../generated/access';
 import { useConsoleAccount } from '../console/ConsoleContext';
 
@@ -24,7 +25,7 @@ export function activeFilter(values: Record<string, unknown>): Record<string, un
 /** The CSV of every lead the filter matches (the server streams it). */
 export function exportHref(accountId: string, filter: Record<string, unknown>): string {
   const query = Object.keys(filter).length ? `?filter=${encodeURIComponent(JSON.stringify(filter))}` : '';
-  return `${API_URL}/accounts/${encodeURIComponent(accountId)}/leads/export.csv${query}`;
+  return `${accountUrl(accountId, 'leads', 'export.csv')}${query}`;
 }
 
 /**
@@ -49,14 +50,14 @@ export function LeadBulkActions() {
   const run = async (action: BulkAction) => {
     setBusy(true);
     try {
-      const res = await api<{ count: number }>(`/accounts/${encodeURIComponent(accountId)}/leads/bulk`, {
+      const res = await api<{ count: number }>(accountPath(accountId, 'leads', 'bulk'), {
         method: 'POST',
         body: { filter, action, ...(Object.keys(filter).length ? {} : { all: true }) },
       });
       notify(translate(`ls.console.leads.bulk_done_${action}`, { count: res.count }), { type: 'success' });
       refresh();
     } catch (err) {
-      notify(err instanceof ApiRequestError ? errorText(err.body) : translate('error_network'), { type: 'error' });
+      notify(failureText(err, translate), { type: 'error' });
     } finally {
       setBusy(false);
       setAsked(null);

@@ -4,7 +4,8 @@ import { useLocaleState, useTranslate } from 'react-admin';
 import { useTheme } from '@mui/material/styles';
 import type { FormElementSpec } from '../../../resources/answers';
 import { rendererTexts } from '../renderer';
-import { api, API_URL } from '../providers/http';
+import { accountPath, accountUrl } from '../providers/accountPath';
+import { api } from '../providers/http';
 
 type Row = Record<string, unknown>;
 interface FormGraph {
@@ -45,7 +46,7 @@ export function useEventGraph(accountId: string, eventId: unknown) {
   const id = typeof eventId === 'string' ? eventId : '';
   return useQuery<EventGraph>({
     queryKey: ['event-graph', accountId, id],
-    queryFn: ({ signal }) => api<EventGraph>(`/accounts/${encodeURIComponent(accountId)}/events/${encodeURIComponent(id)}/graph`, { signal }),
+    queryFn: ({ signal }) => api<EventGraph>(accountPath(accountId, 'events', id, 'graph'), { signal }),
     enabled: !!id,
     staleTime: 60_000,
   });
@@ -61,4 +62,4 @@ export function useRendererSettings() {
 }
 
 /** A card photo's address (served with the session; account_leads read). */
-export const leadFileUrl = (accountId: string, fileId: string) => `${API_URL}/accounts/${encodeURIComponent(accountId)}/lead-files/${encodeURIComponent(fileId)}`;
+export const leadFileUrl = (accountId: string, fileId: string) => accountUrl(accountId, 'lead-files', fileId);

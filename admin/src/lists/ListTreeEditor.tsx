@@ -3,8 +3,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { useLocaleState, useTranslate } from 'react-admin';
-import { ApiRequestError } from '../providers/http';
-import { errorText } from '../i18n';
+import { failureText } from '../providers/failure';
 import { ConfirmDeleteDialog } from '../editing/ConfirmDeleteDialog';
 import { LoadFailed } from '../editing/LoadFailed';
 import { useLatest } from '../editing/useLatest';
@@ -33,16 +32,6 @@ export { ROW_HEIGHT } from './treeRows';
 const DEFAULT_HEIGHT = 560;
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
-
-/** The text of a failed call: a field's message key where the API names one, else error_{code}. */
-function failureText(e: unknown, translate: Translate): string {
-  if (e instanceof ApiRequestError) {
-    const field = e.body.fields && Object.values(e.body.fields)[0];
-    if (field && (e.body.code === 'validation_failed' || e.status === 409)) return translate(field, { _: e.body.message ?? field });
-    return errorText(e.body);
-  }
-  return translate('error_network');
-}
 
 export interface ListTreeEditorProps {
   accountId: string;

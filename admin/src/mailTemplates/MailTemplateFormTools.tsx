@@ -6,6 +6,7 @@ import RestoreIcon from '@mui/icons-material/SettingsBackupRestore';
 import { Confirm, useNotify, useTranslate } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { isMailTemplateName } from '../../../resources/mailTemplates';
+import { accountPath } from '../providers/accountPath';
 import { api, ApiRequestError } from '../providers/http';
 import { errorText } from '../i18n';
 import { MailTemplateTools, SendTestMailButton, type MailTemplateValues } from './MailTemplateTools';
@@ -24,7 +25,7 @@ function StartFromBuiltin({ accountId, name, disabled }: { accountId: string; na
   async function fill() {
     setAsking(false);
     try {
-      const t = await api<{ mt_subject: string; mt_html: string; mt_text: string }>(`/accounts/${encodeURIComponent(accountId)}/mail-templates/builtin/${encodeURIComponent(name)}`);
+      const t = await api<{ mt_subject: string; mt_html: string; mt_text: string }>(accountPath(accountId, 'mail-templates', 'builtin', name));
       for (const f of ['mt_subject', 'mt_html', 'mt_text'] as const) setValue(f, t[f], { shouldDirty: true, shouldValidate: true });
     } catch (e) {
       notify(e instanceof ApiRequestError ? errorText(e.body) : translate('error_network'), { type: 'error' });

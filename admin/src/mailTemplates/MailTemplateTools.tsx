@@ -8,6 +8,7 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import SendIcon from '@mui/icons-material/Send';
 import { useNotify, useTranslate } from 'react-admin';
+import { accountPath } from '../providers/accountPath';
 import { api, ApiRequestError } from '../providers/http';
 import { errorText } from '../i18n';
 import { mailTemplateVariables } from '../../../resources/mailTemplates';
@@ -24,8 +25,6 @@ interface Preview {
 
 /** Typing settles this long before the preview is asked again. */
 export const PREVIEW_DELAY_MS = 400;
-
-const base = (accountId: string) => `/accounts/${encodeURIComponent(accountId)}/mail-templates`;
 
 /**
  * What the preview is asked with: a name or address still being typed (not valid yet), or a subject not typed yet, is
@@ -86,7 +85,7 @@ export function MailTemplatePreview({ accountId, values }: { accountId: string; 
     if (blank) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      api<Preview>(`${base(accountId)}/preview`, { method: 'POST', body: previewBody(values), signal: controller.signal }).then(
+      api<Preview>(accountPath(accountId, 'mail-templates', 'preview'), { method: 'POST', body: previewBody(values), signal: controller.signal }).then(
         (p) => {
           setPreview(p);
           setFailure(undefined);
@@ -159,7 +158,7 @@ export function SendTestMailButton({ accountId, templateId, disabled }: { accoun
   async function send() {
     setSending(true);
     try {
-      const { to } = await api<{ to: string }>(`${base(accountId)}/${encodeURIComponent(templateId)}/test`, { method: 'POST' });
+      const { to } = await api<{ to: string }>(accountPath(accountId, 'mail-templates', templateId, 'test'), { method: 'POST' });
       notify(translate('ls.mail_templates.test_sent', { email: to }), { type: 'success' });
     } catch (e) {
       notify(e instanceof ApiRequestError ? errorText(e.body) : translate('error_network'), { type: 'error' });

@@ -19,7 +19,8 @@ import { MediaBreadcrumb } from './MediaBreadcrumb';
 import { FolderList } from './FolderList';
 import { FileList } from './FileList';
 import { Uploader } from './Uploader';
-import { ConfirmDeleteDialog, FolderDialog, failureText } from './dialogs';
+import { failureText } from '../providers/failure';
+import { ConfirmDeleteDialog, FolderDialog } from './dialogs';
 
 /** A 4xx is an answer (not found, no access): asking again will not change it. */
 const retry = (count: number, e: unknown) => !(e instanceof ApiRequestError && e.status < 500) && count < 2;

@@ -9,18 +9,8 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { useTranslate } from 'react-admin';
 import { folderTitle } from '../../../resources/folders';
+import { failureText } from '../providers/failure';
 import { ApiRequestError } from '../providers/http';
-import { errorText } from '../i18n';
-
-/** The text for a failed call: a field's message key when the API names one, else error_{code} or its message. */
-export function failureText(e: unknown, translate: (key: string, options?: Record<string, unknown>) => string): string {
-  if (e instanceof ApiRequestError) {
-    const field = e.body.fields && Object.values(e.body.fields)[0];
-    if (e.body.code === 'validation_failed' && field) return translate(field, { _: e.body.message ?? field });
-    return errorText(e.body);
-  }
-  return translate('error_network');
-}
 
 /**
  * New folder and rename: one field, checked with the shared folder-title rule before the call; the API's field

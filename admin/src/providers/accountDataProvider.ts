@@ -1,6 +1,7 @@
 import type { DataProvider } from 'ra-core';
 import simpleRestProvider from 'ra-data-simple-rest';
 import { ACCOUNT_RESOURCES } from '../../../resources/index';
+import { accountPath } from './accountPath';
 import { API_URL } from './http';
 import { httpClient } from './dataProvider';
 
@@ -15,8 +16,9 @@ const SINGLETONS = new Set(ACCOUNT_RESOURCES.filter((d) => d.singleton).map((d) 
  * members yet (a root user's member picker) at the entry API's /accounts/{a}/users/unlinked, the rest as they are.
  */
 export function accountResourcePath(accountId: string, resource: string): string {
-  if (resource === 'unlinkedUsers') return `accounts/${encodeURIComponent(accountId)}/users/unlinked`;
-  return ACCOUNT_NAMES.has(resource) ? `accounts/${encodeURIComponent(accountId)}/${resource}` : resource;
+  // ra-data-simple-rest joins API_URL and the resource with a slash of its own
+  if (resource === 'unlinkedUsers') return accountPath(accountId, 'users', 'unlinked').slice(1);
+  return ACCOUNT_NAMES.has(resource) ? accountPath(accountId, resource).slice(1) : resource;
 }
 
 /**

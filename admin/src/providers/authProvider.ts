@@ -1,7 +1,6 @@
 import type { AuthProvider } from 'ra-core';
 import { api, ApiRequestError } from './http';
 import { clearSession, fullName, loadSession, setSession, type Session } from './session';
-import { canEntry } from '../permissions';
 
 export interface Credentials {
   u_email: string;
@@ -61,6 +60,8 @@ export const authProvider: AuthProvider = {
     return session?.permissions ?? {};
   },
   async canAccess({ resource, action }) {
+    // loaded here, not with login(): the permission rules read the declarations, which the sign-in page does not need
+    const { canEntry } = await import('../permissions');
     return canEntry(await loadSession(), resource, action);
   },
 };

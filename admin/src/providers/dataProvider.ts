@@ -1,5 +1,6 @@
 import { fetchUtils, HttpError, type DataProvider } from 'ra-core';
 import simpleRestProvider from 'ra-data-simple-rest';
+import { accountPath } from './accountPath';
 import { API_URL, withCsrf, withCsrfRetry, type ApiErrorBody } from './http';
 import { errorText } from '../i18n';
 
@@ -35,8 +36,8 @@ export function resourcePath(resource: string, meta?: { accountId?: string }): s
   if (resource === 'accountUsers' || resource === 'unlinkedUsers') {
     const accountId = meta?.accountId;
     if (!accountId) throw new Error(`${resource} needs meta.accountId`);
-    const base = `accounts/${encodeURIComponent(accountId)}/users`;
-    return resource === 'accountUsers' ? base : `${base}/unlinked`;
+    // ra-data-simple-rest joins API_URL and the resource with a slash of its own
+    return (resource === 'accountUsers' ? accountPath(accountId, 'users') : accountPath(accountId, 'users', 'unlinked')).slice(1);
   }
   return resource;
 }

@@ -78,6 +78,7 @@ export class ApiRequestError extends Error {
 
 export interface ApiOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Sent as JSON; a FormData (a multipart upload) is sent as it is. */
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
@@ -88,7 +89,9 @@ export async function api<T = unknown>(path: string, options: ApiOptions = {}): 
   const call = async () => {
     const headers = withCsrf(options.headers);
     let body: BodyInit | undefined;
-    if (options.body !== undefined) {
+    // FormData gets its multipart Content-Type (with the boundary) from fetch itself
+    if (typeof FormData !== 'undefined' && options.body instanceof FormData) body = options.body;
+    else if (options.body !== undefined) {
       headers.set('Content-Type', 'application/json');
       body = JSON.stringify(options.body);
     }

@@ -9,13 +9,14 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { emailOnlySchema } from '../../../resources/auth';
 import { issuesByField } from '../layout/zod';
-import { api, ApiRequestError } from '../providers/http';
+import { failureText } from '../providers/failure';
+import { api } from '../providers/http';
 import { usePublicI18n } from './i18n';
 import { Field } from './Field';
 
 /** The forgot-password dialog: POST /auth/forgot-password, which answers the same whether or not the address exists. */
 export function ForgotPasswordDialog({ open, initialEmail, onClose }: { open: boolean; initialEmail: string; onClose: () => void }) {
-  const { t, errorText } = usePublicI18n();
+  const { t } = usePublicI18n();
   const [email, setEmail] = useState(initialEmail);
   const [touched, setTouched] = useState(false);
   const [state, setState] = useState<'idle' | 'sending' | 'sent'>('idle');
@@ -41,7 +42,7 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose }: { open: bo
       await api('/auth/forgot-password', { method: 'POST', body: { u_email: email.trim() } });
       setState('sent');
     } catch (err) {
-      setFailure(err instanceof ApiRequestError ? errorText(err.body) : t('error_network'));
+      setFailure(failureText(err, t));
       setState('idle');
     }
   }

@@ -4,7 +4,8 @@ import { Spinner } from './Spinner';
 import { Notice, PlainButton } from './ui';
 import { loginSchema, LOGIN_PASSWORD_MIN_LENGTH } from '../../../resources/auth';
 import { firstVisibleError, issuesByField } from '../layout/zod';
-import { ApiRequestError, type ApiErrorBody } from '../providers/http';
+import { apiFailureOf, failureText } from '../providers/failure';
+import type { ApiErrorBody } from '../providers/http';
 import { usePublicI18n } from './i18n';
 import { Field } from './Field';
 
@@ -27,11 +28,12 @@ export interface LoginFormProps {
  * submit is disabled while any error exists or while signing in; a failure shows error_{code} above the form.
  */
 export function LoginForm({ onLogin, onSuccess, onForgotPassword, onResendActivation, initialEmail = '' }: LoginFormProps) {
-  const { t, exists } = usePublicI18n();
+  const { t } = usePublicI18n();
   const [values, setValues] = useState<Record<Field, string>>({ u_email: initialEmail, u_password: '' });
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
   const [loading, setLoading] = useState(false);
-  const [failure, setFailure] = useState<ApiErrorBody | undefined>();
+  const [failed, setFailed] = useState<{ error: unknown; body: ApiErrorBody } | undefined>();
+  const failure = failed?.body;
   const [resend, setResend] = useState<'idle' | 'sending' | 'sent'>('idle');
 
   const errors = useMemo(() => issuesByField(loginSchema, values), [values]);
@@ -48,14 +50,14 @@ export function LoginForm({ onLogin, onSuccess, onForgotPassword, onResendActiva
     e.preventDefault();
     if (hasErrors || loading) return;
     setLoading(true);
-    setFailure(undefined);
+    setFailed(undefined);
     setResend('idle');
     try {
       await onLogin({ u_email: values.u_email.trim(), u_password: values.u_password });
       onSuccess();
     } catch (err) {
-      const body: ApiErrorBody = err instanceof ApiRequestError ? err.body : { code: 'network' };
-      setFailure(body);
+      const body: ApiErrorBody = apiFailureOf(err)?.body ?? { code: 'network' };
+      setFailed({ error: err, body });
       // Server-side field errors (invalid_login_info) count as touched, so they show under the field.
       if (body.fields) setTouched((tt) => ({ ...tt, ...Object.fromEntries(Object.keys(body.fields!).map((f) => [f, true])) }));
       setLoading(false);
@@ -72,13 +74,13 @@ export function LoginForm({ onLogin, onSuccess, onForgotPassword, onResendActiva
   }
 
   // The failure code maps to error_{code} when a translation exists (spec 8), else the server's text.
-  const failureText = failure ? (exists(`error_${failure.code}`) ? t(`error_${failure.code}`) : failure.message || t('error_login_failed')) : undefined;
+  const failureMessage = failed ? failureText(failed.error, t, { fallback: 'error_login_failed' }) : undefined;
 
   return (
     <Box component="form" noValidate onSubmit={submit} aria-label={t('ls.login.title')}>
       {failure && (
         <Notice severity="error" data-testid="login-failure" style={{ marginBottom: 16 }}>
-          {failureText}
+          {failureMessage}
           {failure.code === 'user_not_verified' && resend !== 'sent' && (
             <div>
               <PlainButton variant="text" size="small" onClick={resendActivation} disabled={resend === 'sending'} style={{ marginLeft: -10, marginTop: 4 }}>

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type CSSProperties, type Ref } fr
 import { LanguageFooter, Logo, PublicFormPage, useStyleFonts } from './PublicFormPage';
 import { SubmitFailure, type PublicFormData, type PublicSubmission } from './model';
 import { loadCollection, submitDownloadForm, type CollectionAsset, type CollectionInfo } from './collection';
-import { RegisterError } from './register';
+import { pageFailureText, RegisterError } from './register';
 import { DATE_LOCALE, translator, type PublicLocale, type PublicTextKey, type PublicTranslate } from './texts';
 
 type Load = { kind: 'loading' } | { kind: 'failed'; key: PublicTextKey } | { kind: 'ready'; info: CollectionInfo };
@@ -93,17 +93,6 @@ function AssetList({ info, t, locale, headingRef }: { info: CollectionInfo; t: P
   );
 }
 
-/** The text of an API error code the page knows, else the general one. */
-function failureText(t: PublicTranslate, e: unknown): string {
-  const code = e instanceof RegisterError ? e.code : '';
-  const known: Partial<Record<string, PublicTextKey>> = {
-    lead_incomplete: 'error_lead_incomplete',
-    too_many_attempts: 'error_too_many_attempts',
-    download_has_no_event: 'error_download_has_no_event',
-  };
-  return t(known[code] ?? 'download_send_failed');
-}
-
 /** The open page: the collection's title (with the style's logo) and its assets; after the form, a thank-you. */
 function CollectionView({ info, locale, onLocale, justUnlocked }: { info: CollectionInfo; locale: PublicLocale; onLocale: (l: PublicLocale) => void; justUnlocked: boolean }) {
   const t = translator(locale);
@@ -188,7 +177,7 @@ export function CollectionPage({ token, layer, locale, onLocale }: { token: stri
       await submitDownloadForm(token, layer, { ...submission, lang: locale });
       unlocked = await loadCollection(token, layer);
     } catch (e) {
-      throw new SubmitFailure(failureText(t, e), e instanceof RegisterError && e.code === 'lead_incomplete' ? e.fields : undefined);
+      throw new SubmitFailure(pageFailureText(t, e, 'download_send_failed'), e instanceof RegisterError && e.code === 'lead_incomplete' ? e.fields : undefined);
     }
     setJustUnlocked(true);
     setLoad({ kind: 'ready', info: unlocked });

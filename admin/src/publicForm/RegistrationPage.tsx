@@ -1,23 +1,10 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { PublicFormPage } from './PublicFormPage';
 import { SubmitFailure, type PublicFormData, type PublicSubmission } from './model';
-import { loadRegistration, RegisterError, stylesheetHref, submitRegistration, type RegistrationInfo } from './register';
+import { loadRegistration, pageFailureText, RegisterError, stylesheetHref, submitRegistration, type RegistrationInfo } from './register';
 import { translator, type PublicLocale, type PublicTextKey, type PublicTranslate } from './texts';
 
 type Load = { kind: 'loading' } | { kind: 'failed'; key: PublicTextKey } | { kind: 'ready'; info: RegistrationInfo };
-
-/** The text of an API error code the page knows, else the general one. */
-function failureText(t: PublicTranslate, e: unknown, fallback: PublicTextKey): string {
-  const code = e instanceof RegisterError ? e.code : '';
-  const known: Partial<Record<string, PublicTextKey>> = {
-    event_closed: 'error_event_closed',
-    access_code_invalid: 'error_access_code_invalid',
-    event_has_no_form: 'error_event_has_no_form',
-    lead_incomplete: 'error_lead_incomplete',
-    too_many_attempts: 'error_too_many_attempts',
-  };
-  return t(known[code] ?? fallback);
-}
 
 /** The access-code step of a restricted event: the code is checked by the API, which then sends the form. */
 function AccessCodeStep({ t, onCode }: { t: PublicTranslate; onCode: (code: string) => Promise<void> }) {
@@ -38,7 +25,7 @@ function AccessCodeStep({ t, onCode }: { t: PublicTranslate; onCode: (code: stri
     try {
       await onCode(code.trim());
     } catch (failure) {
-      setError(failureText(t, failure, 'load_failed'));
+      setError(pageFailureText(t, failure, 'load_failed'));
       input.current?.focus();
     } finally {
       setChecking(false);
@@ -133,7 +120,7 @@ export function RegistrationPage({ eventId, locale, onLocale }: { eventId: strin
     try {
       await submitRegistration(eventId, { ...submission, access_code: accessCode, lang: locale });
     } catch (e) {
-      throw new SubmitFailure(failureText(t, e, 'send_failed'), e instanceof RegisterError && e.code === 'lead_incomplete' ? e.fields : undefined);
+      throw new SubmitFailure(pageFailureText(t, e, 'send_failed'), e instanceof RegisterError && e.code === 'lead_incomplete' ? e.fields : undefined);
     }
   };
 

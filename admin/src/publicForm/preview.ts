@@ -1,4 +1,5 @@
 import type { FormElementSpec } from '../../../resources/answers';
+import { accountPath, accountUrl } from '../providers/accountPath';
 import type { PublicFormData, PublicFormStyle, PublicView } from './model';
 
 /**
@@ -33,7 +34,7 @@ export function previewRoute(pathname: string, search: string): PreviewRoute | u
 }
 
 export const stylesheetUrl = (accountId: string, styleId: string, version?: string) =>
-  `/api/1/accounts/${accountId}/form-styles/${styleId}/style.css${version ? `?v=${version}` : ''}`;
+  `${accountUrl(accountId, 'form-styles', styleId, 'style.css')}${version ? `?v=${version}` : ''}`;
 
 /** A failed GET: its HTTP status (401 not signed in, 403 no access, 404 not found). */
 export class PreviewLoadError extends Error {
@@ -55,16 +56,16 @@ type Row = Record<string, unknown>;
  * An event or form the caller cannot read, or that is gone, leaves it out; the style itself must load.
  */
 export async function loadPreview(route: PreviewRoute, fetcher: typeof fetch = fetch): Promise<PublicFormData> {
-  const base = `/accounts/${route.accountId}`;
-  const style = await get<PublicFormStyle & Row>(`${base}/form-styles/${route.styleId}`, fetcher);
+  const path = (...segments: string[]) => accountPath(route.accountId, ...segments);
+  const style = await get<PublicFormStyle & Row>(path('form-styles', route.styleId), fetcher);
   const optional = <T>(p: Promise<T>) => p.catch((e) => (e instanceof PreviewLoadError && [403, 404].includes(e.status) ? null : Promise.reject(e)));
   const eventId = typeof style.st_eventid === 'string' ? style.st_eventid : undefined;
-  const event = eventId ? await optional(get<Row>(`${base}/events/${eventId}`, fetcher)) : null;
+  const event = eventId ? await optional(get<Row>(path('events', eventId), fetcher)) : null;
   const formId = route.formId ?? (typeof event?.ev_registration_formid === 'string' ? event.ev_registration_formid : undefined);
-  const graph = formId ? await optional(get<{ form: Row; elements: FormElementSpec[] }>(`${base}/forms/${formId}/graph`, fetcher)) : null;
+  const graph = formId ? await optional(get<{ form: Row; elements: FormElementSpec[] }>(path('forms', formId, 'graph'), fetcher)) : null;
   // the style's logos and fonts, each as the console reads it (an asset the caller may not read shows as a placeholder)
   const assetIds = [...new Set(['st_form_logo_assetid', 'st_thanks_logo_assetid', 'st_font_1', 'st_font_2', 'st_font_3'].map((f) => style[f]).filter((v): v is string => typeof v === 'string'))];
-  const assets = await Promise.all(assetIds.map((id) => optional(get<Row>(`${base}/assets/${id}`, fetcher))));
+  const assets = await Promise.all(assetIds.map((id) => optional(get<Row>(path('assets', id), fetcher))));
   return {
     style_assets: Object.fromEntries(assets.filter((a): a is Row => !!a && typeof a.url === 'string').map((a) => [String(a.as_id), String(a.url)])),
     style,

@@ -1,7 +1,8 @@
 import type { FormElementSpec } from '../../../resources/answers';
+import { failureText } from '../providers/failure';
 import { CSRF_COOKIE, CSRF_HEADER, readCookie } from '../providers/http';
 import type { PublicFormStyle, PublicSubmission } from './model';
-import type { PublicLocale } from './texts';
+import type { PublicLocale, PublicTextKey, PublicTranslate } from './texts';
 
 /**
  * The registration page's calls (/register/{eventId}): GET /api/1/register/{eventId} (with ?access_code= once the
@@ -34,6 +35,15 @@ export class RegisterError extends Error {
   ) {
     super(code || `HTTP ${status}`);
   }
+}
+
+/**
+ * The text of a failed call in the page's own words: error_{code} when the page's catalogue has it, else `fallback`
+ * (also when no answer came; the API's English message is not shown on these pages).
+ */
+export function pageFailureText(t: PublicTranslate, e: unknown, fallback: PublicTextKey): string {
+  // the catalogue answers undefined for a key it does not have
+  return failureText(e, (key) => t(key as PublicTextKey), { fallback, network: fallback });
 }
 
 const base = (eventId: string) => `/api/1/register/${eventId}`;

@@ -1,3 +1,4 @@
+import { accountPath } from '../providers/accountPath';
 import { API_URL } from '../providers/http';
 import { addDays, STATS_DEFAULT_DAYS, utcDay, type StatKind, type StatRow } from '../../../resources/statistics';
 
@@ -8,7 +9,7 @@ export { LEAD_STAT_GROUPS, PLAY_STAT_GROUPS, STAT_MEASURES, type StatsAnswer } f
 export function statsPath(accountId: string, kind: StatKind, params: { from: string; to: string; group: string }, format?: 'csv'): string {
   const q = new URLSearchParams({ from: params.from, to: params.to, group: params.group });
   if (format) q.set('format', format);
-  return `/accounts/${encodeURIComponent(accountId)}/stats/${kind}?${q}`;
+  return `${accountPath(accountId, 'stats', kind)}?${q}`;
 }
 export const statsUrl = (...args: Parameters<typeof statsPath>) => `${API_URL}${statsPath(...args)}`;
 

@@ -1,8 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Test files run two at a time even on two cores (Vitest's default there is one): most of a file's time is spent
+ * waiting on PostgreSQL, a spawned server, Chromium or a timer. LS_TEST_WORKERS overrides it. The browser tests run
+ * one file at a time, after the rest.
+ */
+const workers = Number(process.env.LS_TEST_WORKERS) || 2;
+
 export default defineConfig({
   test: {
     globals: true,
+    maxWorkers: workers,
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [

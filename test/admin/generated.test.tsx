@@ -221,8 +221,10 @@ function mount({ bits = ['read', 'create', 'update', 'delete'], at = '/gadgets',
       if (!el) throw new Error(`no input ${name}`);
       return el;
     });
-  const rows = () => screen.queryAllByRole('row').slice(1); // without the header row
-  const firstCells = () => rows().map((r) => within(r).getAllByRole('cell')[0].textContent);
+  // The body rows and their first cells by plain selectors: waitFor runs these on every DOM change, and the role
+  // queries over a 25-row table took so long on a slow machine that React could not finish the next page between them.
+  const rows = () => [...document.querySelectorAll<HTMLElement>('table tbody tr')];
+  const firstCells = () => rows().map((r) => r.querySelector('td')?.textContent ?? null);
   return { data, user, input, field, helper, rows, firstCells, location };
 }
 

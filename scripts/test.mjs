@@ -20,7 +20,7 @@ if (!fs.existsSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium'))
 // instead of running every migration again.
 const env = { ...process.env };
 const pgliteTemplate = path.join(out, 'pglite-template.tar');
-const made = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/test-templates.ts', 'make', pgliteTemplate], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/makeTemplates.ts', 'make', pgliteTemplate], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 const pgTemplate = made.status === 0 ? made.stdout.trim() : '';
 if (made.status === 0) {
   env.LS_TEST_PGLITE_TEMPLATE = pgliteTemplate;
@@ -31,7 +31,7 @@ const durations = path.join(out, 'durations.json');
 fs.rmSync(durations, { force: true });
 const args = ['vitest', 'run', '--reporter=default', '--reporter=json', '--reporter=./scripts/durationsReporter.mjs', `--outputFile.json=${json}`, ...process.argv.slice(2)];
 const run = spawnSync(process.execPath, [path.resolve('node_modules/vitest/vitest.mjs'), ...args.slice(1)], { stdio: 'inherit', env });
-if (pgTemplate) spawnSync(process.execPath, ['--import', 'tsx', 'scripts/test-templates.ts', 'drop', pgTemplate], { env, stdio: 'inherit' });
+if (pgTemplate) spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/makeTemplates.ts', 'drop', pgTemplate], { env, stdio: 'inherit' });
 fs.rmSync(pgliteTemplate, { force: true });
 
 let passed = 0;

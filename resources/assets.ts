@@ -85,7 +85,10 @@ export const assets = defineAccountResource({
   },
 });
 
-const uuid = z.string({ error: 'error_uuid_invalid' }).refine(isUuid, { error: 'error_uuid_invalid' }).transform((v) => v.toLowerCase());
+const uuid = z
+  .string({ error: 'error_uuid_invalid' })
+  .refine(isUuid, { error: 'error_uuid_invalid' })
+  .transform((v) => v.toLowerCase());
 const filename = z
   .string({ error: 'error_invalid_value' })
   .trim()

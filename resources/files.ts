@@ -88,7 +88,10 @@ export function isSafeFilename(v: string): boolean {
   return !CONTROL_RE.test(v) && !/[/\\]/.test(v) && v !== '.' && v !== '..';
 }
 
-const id = z.string({ error: 'error_uuid_invalid' }).refine(isUuid, { error: 'error_uuid_invalid' }).transform((v) => v.toLowerCase());
+const id = z
+  .string({ error: 'error_uuid_invalid' })
+  .refine(isUuid, { error: 'error_uuid_invalid' })
+  .transform((v) => v.toLowerCase());
 
 export const fileRegister = z
   .object({

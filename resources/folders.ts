@@ -36,7 +36,10 @@ export const folderCreate = z.object({
 
 /** Rename and/or move; an omitted field is left as it is, fo_parentid null moves to the root. */
 export const folderUpdate = z.object({
-  fo_id: z.string({ error: 'error_uuid_invalid' }).refine(isUuid, { error: 'error_uuid_invalid' }).transform((v) => v.toLowerCase()),
+  fo_id: z
+    .string({ error: 'error_uuid_invalid' })
+    .refine(isUuid, { error: 'error_uuid_invalid' })
+    .transform((v) => v.toLowerCase()),
   fo_title: folderTitle.optional(),
   fo_parentid: parentId.optional(),
 });

@@ -16,7 +16,6 @@ import { setSession } from '../../admin/src/providers/session';
 import { ACCOUNT, mountConsole, sessionAs, type Row } from '../helpers/consoleScreens';
 import { canInAccount } from '../../admin/src/permissions';
 
-
 let i18nProvider: I18nProvider;
 beforeAll(async () => {
   localStorage.setItem('RaStore.locale', JSON.stringify('en'));
@@ -29,8 +28,26 @@ afterEach(() => {
   setSession(null);
 });
 
-const nina: Row = { id: 'm-nina', au_userid: 'u-nina', au_role: 'member', au_external_id: null, u_email: 'nina@example.com', u_first_name: 'Nina', u_last_name: 'Visser', u_is_verified: true };
-const boss: Row = { id: 'm-boss', au_userid: 'u-boss', au_role: 'root', au_external_id: null, u_email: 'boss@example.com', u_first_name: 'Bo', u_last_name: 'Ss', u_is_verified: false };
+const nina: Row = {
+  id: 'm-nina',
+  au_userid: 'u-nina',
+  au_role: 'member',
+  au_external_id: null,
+  u_email: 'nina@example.com',
+  u_first_name: 'Nina',
+  u_last_name: 'Visser',
+  u_is_verified: true,
+};
+const boss: Row = {
+  id: 'm-boss',
+  au_userid: 'u-boss',
+  au_role: 'root',
+  au_external_id: null,
+  u_email: 'boss@example.com',
+  u_first_name: 'Bo',
+  u_last_name: 'Ss',
+  u_is_verified: false,
+};
 const input = (name: string) => document.querySelector(`[name="${name}"]`) as HTMLInputElement | null;
 /** The options of a react-admin SelectInput, by its input's name. */
 async function optionsOf(user: ReturnType<typeof userEvent.setup>, name: string): Promise<string[]> {
@@ -97,14 +114,28 @@ describe('member edit', () => {
     await screen.findByText('Members join through invitations');
     expect((await screen.findByRole('link', { name: 'Invite' })).getAttribute('href')).toBe(`/console/${ACCOUNT}/invites/new`);
     cleanup();
-    mountConsole(sessionAs('root', 'root'), '/members/new', { members: [], unlinkedUsers: [{ id: 'u-new', u_email: 'new@example.com', u_first_name: 'New', u_last_name: 'Person' }] }, i18nProvider);
+    mountConsole(
+      sessionAs('root', 'root'),
+      '/members/new',
+      { members: [], unlinkedUsers: [{ id: 'u-new', u_email: 'new@example.com', u_first_name: 'New', u_last_name: 'Person' }] },
+      i18nProvider,
+    );
     await waitFor(() => expect(input('au_userid')).not.toBeNull());
     expect(input('u_email')).toBeNull(); // the user's own fields are the user's, not set here
   });
 });
 
 describe('invite edit', () => {
-  const pending: Row = { id: 'i-1', iv_email: 'omar@example.com', iv_first_name: 'Omar', iv_last_name: null, iv_role: 'member', iv_status: 'expired', iv_expires_at: '2026-01-01T10:00:00Z', iv_invited_by: 'u-me' };
+  const pending: Row = {
+    id: 'i-1',
+    iv_email: 'omar@example.com',
+    iv_first_name: 'Omar',
+    iv_last_name: null,
+    iv_role: 'member',
+    iv_status: 'expired',
+    iv_expires_at: '2026-01-01T10:00:00Z',
+    iv_invited_by: 'u-me',
+  };
   it('an expired invite can be sent again and revoked (confirmed); the sender is named', async () => {
     const { user, data } = mountConsole(sessionAs('root', 'root'), `/invites/${pending.id}`, { invites: [pending], members: [] }, i18nProvider);
     await screen.findByRole('button', { name: 'Send the invitation to omar@example.com again' });

@@ -128,7 +128,11 @@ describeEachDb('entry API: /accounts', (kind) => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) ids.push((await t.account(`${p}same`)).a_id);
     const seen: string[] = [];
-    for (const range of [[0, 2], [3, 5], [6, 8]]) {
+    for (const range of [
+      [0, 2],
+      [3, 5],
+      [6, 8],
+    ]) {
       const res = await root.get(listUrl({ filter: { q: p }, sort: ['a_name', 'ASC'], range }));
       expect(res.status).toBe(200);
       seen.push(...res.body.map((r: { id: string }) => r.id));
@@ -247,7 +251,12 @@ describeEachDb('entry API: /accounts', (kind) => {
       expect(r.body.code).toBe('forbidden');
     }
     expect(await count()).toBe(before);
-    expect(await t.db('accounts').whereRaw('a_name like ?', [`${p}%`]).first()).toBeUndefined();
+    expect(
+      await t
+        .db('accounts')
+        .whereRaw('a_name like ?', [`${p}%`])
+        .first(),
+    ).toBeUndefined();
   });
 
   it('POST /accounts: invalid body answers 400 with field errors and stores nothing', async () => {

@@ -13,9 +13,7 @@ describe('lint and format (npm run lint)', () => {
     'ESLint reports no error and no warning',
     async () => {
       const results = await new ESLint({ cwd: ROOT }).lintFiles(['.']);
-      const problems = results.flatMap((r) =>
-        r.messages.map((m) => `${path.relative(ROOT, r.filePath)}:${m.line}:${m.column} ${m.ruleId ?? '(parse)'} ${m.message}`),
-      );
+      const problems = results.flatMap((r) => r.messages.map((m) => `${path.relative(ROOT, r.filePath)}:${m.line}:${m.column} ${m.ruleId ?? '(parse)'} ${m.message}`));
       expect(problems.slice(0, SHOWN), `${problems.length} ESLint problems (npx eslint . --fix fixes some)`).toEqual([]);
     },
     LINT_TIMEOUT_MS,

@@ -69,7 +69,9 @@ function navigate(request) {
         shellFromCache().then((cached) => {
           if (settled) return;
           settled = true;
-          resolve(cached || new Response('You are offline and the app is not stored on this device yet.', { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }));
+          resolve(
+            cached || new Response('You are offline and the app is not stored on this device yet.', { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }),
+          );
         });
       });
   });

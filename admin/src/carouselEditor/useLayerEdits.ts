@@ -15,7 +15,14 @@ export const FIELD_SAVE_MS = 600;
  * `change` of the group shown, said aloud where the canvas does not show it, with the keyboard focus kept on the
  * canvas. A delete names the layer in `deletedToast` until the next edit.
  */
-export function useLayerEdits(stateRef: RefObject<EditorState>, dispatch: Dispatch<EditorAction>, saveAfter: (ms: number) => void, announce: (text: string) => void, t: T, stageRoomRef: RefObject<HTMLDivElement | null>) {
+export function useLayerEdits(
+  stateRef: RefObject<EditorState>,
+  dispatch: Dispatch<EditorAction>,
+  saveAfter: (ms: number) => void,
+  announce: (text: string) => void,
+  t: T,
+  stageRoomRef: RefObject<HTMLDivElement | null>,
+) {
   const [deletedToast, setDeletedToast] = useState<string | null>(null);
   const seq = useRef(0);
 
@@ -42,7 +49,11 @@ export function useLayerEdits(stateRef: RefObject<EditorState>, dispatch: Dispat
     (key: string, rect: Rect) => {
       const { group, list } = current();
       if (!group) return;
-      change(group, list.map((l) => (l.key === key ? { ...l, values: withRect(l.values, rect) } : l)), { selected: key });
+      change(
+        group,
+        list.map((l) => (l.key === key ? { ...l, values: withRect(l.values, rect) } : l)),
+        { selected: key },
+      );
     },
     [change],
   );
@@ -51,7 +62,11 @@ export function useLayerEdits(stateRef: RefObject<EditorState>, dispatch: Dispat
     (key: string, rect: Rect) => {
       const { group, list } = current();
       if (!group) return;
-      change(group, list.map((l) => (l.key === key ? { ...l, values: withRect(l.values, rect) } : l)), { selected: key, merge: `nudge:${key}`, delay: NUDGE_SAVE_MS });
+      change(
+        group,
+        list.map((l) => (l.key === key ? { ...l, values: withRect(l.values, rect) } : l)),
+        { selected: key, merge: `nudge:${key}`, delay: NUDGE_SAVE_MS },
+      );
     },
     [change],
   );
@@ -61,7 +76,11 @@ export function useLayerEdits(stateRef: RefObject<EditorState>, dispatch: Dispat
       const { group, list } = current();
       if (!group) return;
       if (asset) dispatch({ type: 'asset', asset });
-      change(group, list.map((l) => (l.key === key ? { ...l, values: { ...l.values, [field]: value } } : l)), { merge: `field:${key}:${field}`, delay: FIELD_SAVE_MS });
+      change(
+        group,
+        list.map((l) => (l.key === key ? { ...l, values: { ...l.values, [field]: value } } : l)),
+        { merge: `field:${key}:${field}`, delay: FIELD_SAVE_MS },
+      );
     },
     [change, dispatch],
   );
@@ -73,7 +92,11 @@ export function useLayerEdits(stateRef: RefObject<EditorState>, dispatch: Dispat
       const { group, list } = current();
       const layer = list.find((l) => l.key === key);
       if (!group || !layer) return;
-      change(group, list.filter((l) => l.key !== key), { selected: null });
+      change(
+        group,
+        list.filter((l) => l.key !== key),
+        { selected: null },
+      );
       const name = layerName(layer, t);
       setDeletedToast(name);
       announce(t('deleted', { name }));

@@ -19,7 +19,15 @@ export type DeleteDialog = Extract<DialogState, { kind: 'deleteSlide' | 'deleteV
 
 /** The name of the slide or variant a delete dialog asks about. */
 export function deletingName(s: EditorState, deleting: DeleteDialog): string {
-  return deleting.kind === 'deleteSlide' ? titleOf(slidesDecl, s.slides.find((x) => x.sl_id === deleting.id)) : titleOf(variantsDecl, s.variants.find((x) => x.v_id === deleting.id));
+  return deleting.kind === 'deleteSlide'
+    ? titleOf(
+        slidesDecl,
+        s.slides.find((x) => x.sl_id === deleting.id),
+      )
+    : titleOf(
+        variantsDecl,
+        s.variants.find((x) => x.v_id === deleting.id),
+      );
 }
 
 interface Deps {

@@ -52,8 +52,7 @@ function ResetContent() {
     setState('saving');
     setFailure(undefined);
     setServerFields({});
-    const send = (g: GuestToken) =>
-      api('/auth/reset-password', { method: 'PUT', body: { token, ...values }, headers: { [GUEST_TOKEN_HEADER]: g.token } });
+    const send = (g: GuestToken) => api('/auth/reset-password', { method: 'PUT', body: { token, ...values }, headers: { [GUEST_TOKEN_HEADER]: g.token } });
     try {
       try {
         await send(guest);

@@ -65,7 +65,6 @@ async function arm(page: Page, kind: 'keydown' | 'click', rootSelector: string, 
       };
       const w = window as unknown as W;
       const root = document.querySelector(rootSelector)!;
-      // eslint-disable-next-line no-new-func
       const readText = new Function('root', read) as (root: Element) => string | null;
       const samples: { commit: number; painted: number }[] = [];
       // the text the next input should bring (set before the input, so the page knows it the moment it shows)

@@ -13,6 +13,7 @@ export interface Folder {
 
 // Control characters (including newlines) make no sense in a title; slashes and dots are fine:
 // a title is only ever shown, never used as a path.
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
 
 export const folderTitle = z

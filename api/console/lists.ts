@@ -12,7 +12,7 @@ import { importListItems, LIST_IMPORT_MAX_ROWS, parseListImport, type ImportForm
 import { accountOf } from './generic.js';
 import { isUuid } from '../../resources/fields.js';
 import { lists } from '../../resources/lists.js';
-import { buildListTree, listItems, walkListTree, type ListItemRow } from '../../resources/listItems.js';
+import { buildListTree, walkListTree, type ListItemRow } from '../../resources/listItems.js';
 
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/comma-separated-values', 'application/vnd.ms-excel'];
 

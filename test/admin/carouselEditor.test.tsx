@@ -49,7 +49,7 @@ class TestPointerEvent extends MouseEvent {
 interface Call {
   method: string;
   path: string;
-  body?: any;
+  body?: unknown;
 }
 let calls: Call[];
 let override: Record<string, { status: number; body: unknown }>;

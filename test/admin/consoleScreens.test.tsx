@@ -1,20 +1,13 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AdminContext, TestMemoryRouter, useRouterProvider, type AuthProvider, type DataProvider, type I18nProvider } from 'react-admin';
-import { ACCOUNT_RESOURCES } from '../../resources/index';
-import { grantsOf } from '../../resources/permissions';
+import { AdminContext, type I18nProvider } from 'react-admin';
 import { addConsoleTexts, addReactAdminTexts, i18nReady } from '../../admin/src/i18n';
-import { ResourceRoutes } from '../../admin/src/generated/ResourceRoutes';
-import { permissionsFor } from '../../admin/src/generated/access';
-import { ConsoleContext } from '../../admin/src/console/ConsoleContext';
-import { CONSOLE_SCREENS } from '../../admin/src/console/screens';
 import { SortableList } from '../../admin/src/layout/SortableList';
 import { moveItem } from '../../admin/src/layout/sortable';
 import { ranksAbove, rolesUpTo } from '../../admin/src/members/roles';
 import { setSession } from '../../admin/src/providers/session';
 import { ACCOUNT, mountConsole, sessionAs, type Row } from '../helpers/consoleScreens';
-import { canInAccount } from '../../admin/src/permissions';
 
 let i18nProvider: I18nProvider;
 beforeAll(async () => {

@@ -29,7 +29,7 @@ const id = (n: number) => `3b000000-0000-4000-8000-${String(n).padStart(12, '0')
 interface Call {
   method: string;
   path: string;
-  body?: any;
+  body?: unknown;
 }
 let calls: Call[];
 let elements: Record<string, unknown>[];

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import { MISSING, startApp, type Signed, type TestApp } from '../helpers/app.js';
 import { accountPath, createRecord } from '../helpers/console.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { qs, startApp, type TestApp, type TestClient, MISSING, uid, signedInRoles, type Signed, withGrant as withGrantOf } from '../helpers/app.js';
+import { qs, startApp, type TestApp, MISSING, uid, signedInRoles, type Signed, withGrant as withGrantOf } from '../helpers/app.js';
 
 describeEachDb('entry API: /accounts/:id/users (members)', (kind) => {
   let t: TestApp;

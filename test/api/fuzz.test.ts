@@ -48,7 +48,10 @@ async function schemaFieldNames(): Promise<string[]> {
       else visit(value);
     }
   }
-  for (const decl of RESOURCES) (visit(decl.create), visit(decl.update));
+  for (const decl of RESOURCES) {
+    visit(decl.create);
+    visit(decl.update);
+  }
   names.add('csv'); // the CSV import's JSON field, which has no schema of its own
   return [...names];
 }

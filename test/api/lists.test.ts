@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { startApp, type TestApp, type TestClient, MISSING, type Signed } from '../helpers/app.js';
+import { startApp, type TestApp, MISSING, type Signed } from '../helpers/app.js';
 
 /**
  * Bad input on every route of the entry API: always a 4xx with {code, message} (field errors for bodies), never a

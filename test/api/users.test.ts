@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { linkFromMail, PASSWORD, startApp, type TestApp, type TestClient, MISSING, uid, signedInRoles, type Signed, withGrant as withGrantOf } from '../helpers/app.js';
+import { linkFromMail, PASSWORD, startApp, type TestApp, MISSING, uid, signedInRoles, type Signed, withGrant as withGrantOf } from '../helpers/app.js';
 
 const listUrl = (params: Record<string, unknown>) =>
   `/api/1/users?${Object.entries(params)

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ensureAdminBuilt, linkFromMail, startServer, waitForMail, type E2eServer } from './support/server';
-import { DESKTOP, HAS_CHROMIUM, launch, newPage, PHONE, shot, SKIP_REASON } from './support/browser';
+import { HAS_CHROMIUM, launch, newPage, PHONE, shot, SKIP_REASON } from './support/browser';
 import { choose, control, helperText, Layout, ListScreen, LoginScreen } from './support/pages';
 import { ApiClient } from './support/api';
 

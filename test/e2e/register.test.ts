@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import knexFactory, { type Knex } from 'knex';
 import type { Browser, Page } from 'playwright-core';
 import { ensureAdminBuilt, startServer, type E2eServer } from './support/server';
-import { DESKTOP, HAS_CHROMIUM, launch, newPage, PHONE, shot, SKIP_REASON } from './support/browser';
+import { HAS_CHROMIUM, launch, newPage, PHONE, shot, SKIP_REASON } from './support/browser';
 import { ApiClient } from './support/api';
 import { parseEml, type ParsedMail } from '../helpers/mail';
 import { createKnex } from '../../api/db/knex';

@@ -1,5 +1,5 @@
-import { allowedValues, readCatalog, type Catalog, type CatalogColumn, type CatalogTable } from './catalog.js';
-import { RESOURCES, resourceNamed } from '../../resources/index.js';
+import { allowedValues, type Catalog, type CatalogColumn, type CatalogTable } from './catalog.js';
+import { resourceNamed } from '../../resources/index.js';
 import type { FieldKind, FieldMeta, ResourceDeclaration } from '../../resources/types.js';
 import { uniqueConflict } from '../../api/console/generic.js';
 import { ApiError } from '../../api/errors.js';

@@ -251,7 +251,12 @@ describe('QR code path', () => {
       for (let i = 0; i < w; i++) drawn.add(`${y},${x + i}`);
     }
     let darkCount = 0;
-    for (let r = 0; r < size; r++) for (let c = 0; c < size; c++) if (dark(r, c)) (darkCount++, expect(drawn.has(`${r},${c}`)).toBe(true));
+    for (let r = 0; r < size; r++)
+      for (let c = 0; c < size; c++)
+        if (dark(r, c)) {
+          darkCount++;
+          expect(drawn.has(`${r},${c}`)).toBe(true);
+        }
     expect(drawn.size).toBe(darkCount);
   });
 });

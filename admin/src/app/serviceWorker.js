@@ -93,5 +93,5 @@ self.addEventListener('fetch', (event) => {
 });
 
 self.addEventListener('message', (event) => {
-  if (event.data === 'version') event.source && event.source.postMessage({ type: 'version', version: VERSION });
+  if (event.data === 'version') event.source?.postMessage({ type: 'version', version: VERSION });
 });

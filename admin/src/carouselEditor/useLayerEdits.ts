@@ -37,11 +37,11 @@ export function useLayerEdits(
   );
 
   /** The group on the canvas and its layers, as they are now (for callbacks that must not change identity). */
-  const current = () => {
+  const current = useCallback(() => {
     const s = stateRef.current;
     const group = currentGroup(s);
     return { s, group, list: layersOf(s, group) };
-  };
+  }, [stateRef]);
 
   const onSelect = useCallback((key: string | null) => dispatch({ type: 'select', key }), [dispatch]);
 
@@ -55,7 +55,7 @@ export function useLayerEdits(
         { selected: key },
       );
     },
-    [change],
+    [current, change],
   );
 
   const onNudge = useCallback(
@@ -68,7 +68,7 @@ export function useLayerEdits(
         { selected: key, merge: `nudge:${key}`, delay: NUDGE_SAVE_MS },
       );
     },
-    [change],
+    [current, change],
   );
 
   const onField = useCallback(
@@ -82,10 +82,10 @@ export function useLayerEdits(
         { merge: `field:${key}:${field}`, delay: FIELD_SAVE_MS },
       );
     },
-    [change, dispatch],
+    [current, change, dispatch],
   );
 
-  const focusStage = () => requestAnimationFrame(() => stageRoomRef.current?.querySelector<HTMLElement>('.ce-stage')?.focus({ preventScroll: true }));
+  const focusStage = useCallback(() => requestAnimationFrame(() => stageRoomRef.current?.querySelector<HTMLElement>('.ce-stage')?.focus({ preventScroll: true })), [stageRoomRef]);
 
   const onDelete = useCallback(
     (key: string) => {
@@ -102,7 +102,7 @@ export function useLayerEdits(
       announce(t('deleted', { name }));
       focusStage();
     },
-    [change, announce, t],
+    [current, change, announce, t, focusStage],
   );
 
   const newKey = () => `new-${Date.now().toString(36)}-${++seq.current}`;
@@ -117,7 +117,7 @@ export function useLayerEdits(
       change(group, [...list.slice(0, index + 1), copy, ...list.slice(index + 1)], { selected: copy.key });
       announce(t('duplicated', { name: layerName(copy, t) }));
     },
-    [change, announce, t],
+    [current, change, announce, t],
   );
 
   const onRestack = useCallback(
@@ -129,7 +129,7 @@ export function useLayerEdits(
       change(group, next, { selected: key });
       if (layer) announce(t('stacked', { name: layerName(layer, t), position: next.length - next.findIndex((l) => l.key === key), count: next.length }));
     },
-    [change, announce, t],
+    [current, change, announce, t],
   );
 
   const onAdd = useCallback(
@@ -144,7 +144,7 @@ export function useLayerEdits(
       announce(t('added', { name: layerName(layer, t) }));
       requestAnimationFrame(() => stageRoomRef.current?.querySelector<HTMLElement>(`[data-layer="${layer.key}"]`)?.focus({ preventScroll: true }));
     },
-    [change, announce, t, dispatch],
+    [current, change, announce, t, dispatch, stageRoomRef],
   );
 
   const dismissDeletedToast = useCallback(() => setDeletedToast(null), []);

@@ -53,7 +53,7 @@ export function useSlidesAndVariants({ api, stateRef, dispatch, sync, queue, tel
       try {
         await api.orderSlides(ids);
       } catch (e) {
-        throw new Error(failure(e));
+        throw new Error(failure(e), { cause: e });
       }
       const byId = new Map(stateRef.current.slides.map((s) => [String(s.sl_id), s]));
       dispatch({ type: 'slides', slides: ids.map((id) => byId.get(id)).filter((s): s is Row => Boolean(s)) });

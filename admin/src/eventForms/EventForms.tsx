@@ -87,7 +87,7 @@ export function EventForms({ accountId, eventId }: { accountId: string; eventId:
     } catch (e) {
       const text = failureText(e, translate);
       notify(text, { type: 'error' });
-      throw new Error(text);
+      throw new Error(text, { cause: e });
     }
   }
 

@@ -31,8 +31,6 @@ export { ROW_HEIGHT } from './treeRows';
 /** The tree's viewport when the page gives it no measured height. */
 const DEFAULT_HEIGHT = 560;
 
-type Translate = (key: string, options?: Record<string, unknown>) => string;
-
 export interface ListTreeEditorProps {
   accountId: string;
   listId: string;
@@ -66,10 +64,8 @@ export function ListTreeEditor({ accountId, listId, height = DEFAULT_HEIGHT }: L
   const edit = useEditingState();
   const { editing, setEditing } = edit;
 
-  const rows = useMemo(
-    () => rowsOf(tree, expanded, editing?.kind === 'add' ? editing.parentId : undefined),
-    [tree, expanded, editing?.kind, editing?.kind === 'add' ? editing.parentId : undefined],
-  );
+  const addingUnder = editing?.kind === 'add' ? editing.parentId : undefined;
+  const rows = useMemo(() => rowsOf(tree, expanded, addingUnder), [tree, expanded, addingUnder]);
   const viewport = Math.min(height, Math.max(rows.length, 1) * ROW_HEIGHT);
   const win = useWindow(rows.length, ROW_HEIGHT, viewport);
   const focus = useTreeFocus(rows, win);

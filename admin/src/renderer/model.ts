@@ -1,4 +1,4 @@
-import type { ElementType, FormElementSpec, ListItemNode } from '../../../resources/answers';
+import type { ListItemNode } from '../../../resources/answers';
 
 /**
  * What the renderer reads from an element, without React. The option readers are the API's own

@@ -28,7 +28,6 @@ import { useConsoleAccount } from '../console/ConsoleContext';
 import StatsChart from './StatsChart';
 import { parseStatsQuery, utcDay } from '../../../resources/statistics';
 import {
-  isDateGroup,
   isEmpty,
   LEAD_STAT_GROUPS,
   PLAY_STAT_GROUPS,

@@ -24,7 +24,9 @@ export const BACKGROUND_LIGHT = '#f4f6fb';
 
 function buildId(): string {
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: here, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return new Date().toISOString().slice(0, 16).replace(/[-:T]/g, '');
   }
@@ -134,7 +136,10 @@ const captureAppFiles = (): Plugin => ({
     this.emitFile({ type: 'asset', fileName: 'app.webmanifest', source: JSON.stringify(manifest(), null, 2) });
     // Everything this build wrote under assets/ (scripts, styles, the barcode decoder's .wasm), plus the page,
     // the manifest and the icons at their served addresses.
-    const assets = Object.keys(bundle).filter((f) => f.startsWith('assets/')).sort().map((f) => `/${f}`);
+    const assets = Object.keys(bundle)
+      .filter((f) => f.startsWith('assets/'))
+      .sort()
+      .map((f) => `/${f}`);
     const precache = ['/app/', '/app/manifest.webmanifest', ...ICONS.map((i) => `/app/icons/${i.file}`), ...assets];
     const version = crypto.createHash('sha256').update(JSON.stringify(precache)).digest('hex').slice(0, 12);
     const source = fs

@@ -68,8 +68,7 @@ const int = (min: number, max: number) =>
     return Number.isSafeInteger(n) && n >= min && n <= max ? n : fail(ctx, `must be a whole number from ${min} to ${max}`);
   });
 
-const bool = () =>
-  z.string().transform((v, ctx) => (v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : fail(ctx, 'must be one of 1, 0, true, false')));
+const bool = () => z.string().transform((v, ctx) => (v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : fail(ctx, 'must be one of 1, 0, true, false')));
 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.string().transform((v, ctx) => ((values as readonly string[]).includes(v) ? (v as T[number]) : fail(ctx, `must be one of ${values.join(', ')}`)));

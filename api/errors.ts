@@ -81,13 +81,16 @@ export function requestError(err: unknown): ApiError | undefined {
   // http-errors marks its own with statusCode too; `expose` says whether the message is fit for the client.
   if (!clientStatus || (expose !== true && statusCode !== status)) return undefined;
   // zlib's error, made a 400 by body-parser: the bytes are not what Content-Encoding says.
-  if (typeof errno === 'number' && typeof code === 'string' && status === 400)
-    return new ApiError(400, 'invalid_encoding', 'The request body does not match its Content-Encoding');
+  if (typeof errno === 'number' && typeof code === 'string' && status === 400) return new ApiError(400, 'invalid_encoding', 'The request body does not match its Content-Encoding');
   const text = STATUS_CODES[status] ?? 'Bad Request';
   return new ApiError(status, snakeCase(text), expose === true && typeof message === 'string' && message ? message : text);
 }
 
-const snakeCase = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+const snakeCase = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 
 export const notFoundHandler: RequestHandler = (_req, _res, next) => next(notFound('No such route'));
 
@@ -97,7 +100,8 @@ export function errorHandler(log: (msg: string, extra?: unknown) => void): Error
     let e: ApiError;
     const fromRequest = requestError(err);
     if (err instanceof ApiError) e = err;
-    else if (err instanceof URIError && (err as { status?: number }).status === 400) e = new ApiError(400, 'invalid_url', 'The address is not valid'); // bad %-escape in a route parameter
+    else if (err instanceof URIError && (err as { status?: number }).status === 400)
+      e = new ApiError(400, 'invalid_url', 'The address is not valid'); // bad %-escape in a route parameter
     else if (fromRequest) e = fromRequest;
     else if (isDatabaseUnavailable(err)) {
       res.setHeader('Retry-After', '2');
@@ -105,7 +109,8 @@ export function errorHandler(log: (msg: string, extra?: unknown) => void): Error
     } else if (err?.code === '23505') e = new ApiError(409, 'conflict', 'A record with the same value already exists');
     else if (err?.code === '23503') e = new ApiError(409, 'reference_conflict', 'The record refers to, or is referred to by, another record');
     else if (err?.code === '22P02' || err?.code === '22001' || err?.code === '22021') e = new ApiError(400, 'validation_failed', 'Invalid input');
-    else if (err?.code === '23502') e = new ApiError(400, 'validation_failed', 'A required value is missing'); // NOT NULL: an empty value the rules let through
+    else if (err?.code === '23502')
+      e = new ApiError(400, 'validation_failed', 'A required value is missing'); // NOT NULL: an empty value the rules let through
     else {
       const requestId = typeof req.id === 'string' ? req.id : crypto.randomUUID();
       log(`[${requestId}] ${req.method} ${req.originalUrl.split('?')[0]}: unhandled error`, err);
@@ -118,4 +123,3 @@ export function errorHandler(log: (msg: string, extra?: unknown) => void): Error
     res.status(e.status).json(body);
   };
 }
-

@@ -21,9 +21,12 @@ if (grantsAdded.length) logger.info({ grants: grantsAdded.map((g) => `${g.pg_rol
 await ensureRootUser(db, config, (m) => console.error(m));
 const { app, context, metrics } = createApp({ db, config, logger });
 // Expired sessions, rate-limit windows and old one-time tokens are deleted every 10 minutes.
-const prune = setInterval(() => {
-  void Promise.all([pruneSessions(db), context.limiter.prune(), pruneTokens(db)]).catch((err) => logger.error({ err }, 'prune failed'));
-}, 10 * 60 * 1000).unref();
+const prune = setInterval(
+  () => {
+    void Promise.all([pruneSessions(db), context.limiter.prune(), pruneTokens(db)]).catch((err) => logger.error({ err }, 'prune failed'));
+  },
+  10 * 60 * 1000,
+).unref();
 
 function listening(server: Server, what: string): Promise<Server> {
   return new Promise((resolve) => {

@@ -11,15 +11,25 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
-const { values } = parseArgs({ options: { users: { type: 'string', default: '100000' }, seconds: { type: 'string', default: '10' }, rounds: { type: 'string', default: '3' }, case: { type: 'string' }, child: { type: 'string' }, url: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    users: { type: 'string', default: '100000' },
+    seconds: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+    case: { type: 'string' },
+    child: { type: 'string' },
+    url: { type: 'string' },
+  },
+});
 const POOL = Number(process.env.DATABASE_POOL_MAX || 10);
-const USER_SQL = 'select "u_id", "u_first_name", "u_last_name", "u_email", "u_role", "u_is_verified", "u_is_enabled", "u_created_at", "u_updated_at" from "users" where "u_id" = $1 limit 1';
-const PAGE_SQL = 'select "u_id", "u_first_name", "u_last_name", "u_email", "u_role", "u_is_verified", "u_is_enabled", "u_created_at", "u_updated_at" from "users" order by "u_email" asc, "u_id" asc limit 25 offset $1';
+const USER_SQL =
+  'select "u_id", "u_first_name", "u_last_name", "u_email", "u_role", "u_is_verified", "u_is_enabled", "u_created_at", "u_updated_at" from "users" where "u_id" = $1 limit 1';
+const PAGE_SQL =
+  'select "u_id", "u_first_name", "u_last_name", "u_email", "u_role", "u_is_verified", "u_is_enabled", "u_created_at", "u_updated_at" from "users" order by "u_email" asc, "u_id" asc limit 25 offset $1';
 const COUNT_SQL = 'select count(*) as "n" from "users"';
 
 if (values.child === 'raw') {
@@ -44,7 +54,13 @@ if (values.child === 'raw') {
   const { loadConfig } = await import('../api/config.js');
   const { createApp } = await import('../api/app.js');
   const { openDatabase } = await import('../api/db/bootstrap.js');
-  const config = loadConfig({ ...process.env, DATABASE_URL: values.url, LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'silent', SESSION_SECRET: 'bench-'.padEnd(40, 'x'), DATA_DIR: '/tmp/ls-bench' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: values.url,
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'silent',
+    SESSION_SECRET: 'bench-'.padEnd(40, 'x'),
+    DATA_DIR: '/tmp/ls-bench',
+  });
   const db = openDatabase(config);
   const { app } = createApp({ db, config, log: () => undefined });
   const server = app.listen(0, '127.0.0.1', () => console.log(`ready ${(server.address() as { port: number }).port}`));
@@ -64,10 +80,23 @@ function cpuMs(pid: number): number {
 }
 
 function startChild(kind: string, url: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE && kind === 'api' ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : []), '--import', 'tsx', import.meta.filename, '--child', kind, '--url', url], {
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_PROFILE && kind === 'api' ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : []),
+      '--import',
+      'tsx',
+      import.meta.filename,
+      '--child',
+      kind,
+      '--url',
+      url,
+    ],
+    {
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       const m = /ready (\d+)/.exec(String(d));
@@ -141,7 +170,13 @@ async function main() {
       ['GET /users/{id}', () => load(api.base, () => `/api/1/users/${pick(ids)}`, cookie), () => load(raw.base, () => `/users/${pick(ids)}`, {})],
       [
         'list page (25 of 40 pages)',
-        () => load(api.base, () => `/api/1/users?range=${encodeURIComponent(JSON.stringify([pageStart(), 0].map((x, i, a) => (i ? a[0] + 24 : x))))}&sort=${encodeURIComponent('["u_email","ASC"]')}`, cookie),
+        () =>
+          load(
+            api.base,
+            () =>
+              `/api/1/users?range=${encodeURIComponent(JSON.stringify([pageStart(), 0].map((x, i, a) => (i ? a[0] + 24 : x))))}&sort=${encodeURIComponent('["u_email","ASC"]')}`,
+            cookie,
+          ),
         () => load(raw.base, () => `/list?start=${pageStart()}`, {}),
       ],
     ];
@@ -166,7 +201,7 @@ async function main() {
       console.log(`  ${label.padEnd(28)} median ratio ${median(ratios).toFixed(2)} over ${rounds} rounds`);
     }
   } finally {
-    for (const c of children) c.kill("SIGINT");
+    for (const c of children) c.kill('SIGINT');
     await new Promise((r) => setTimeout(r, 1500));
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();

@@ -16,7 +16,12 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '20' }, 'restart-at': { type: 'string', default: '5' }, clients: { type: 'string', default: '20' }, 'down-seconds': { type: 'string', default: '0' } },
+  options: {
+    seconds: { type: 'string', default: '20' },
+    'restart-at': { type: 'string', default: '5' },
+    clients: { type: 'string', default: '20' },
+    'down-seconds': { type: 'string', default: '0' },
+  },
 });
 // --down-seconds N: stop the cluster, wait N seconds, start it (a longer outage than a restart).
 const down = Number(values['down-seconds']);
@@ -47,7 +52,17 @@ const port = await new Promise<number>((resolve) => {
 });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ls-chaos-'));
 const server = spawn(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), 'api/server.ts'], {
-  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: dbUrl.toString(), ADMIN_EMAIL: 'chaos@example.com', ADMIN_PASSWORD: 'chaos-password', LOG_LEVEL: 'silent', LOGIN_LIMIT_PER_IP: '100000' },
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: dbUrl.toString(),
+    ADMIN_EMAIL: 'chaos@example.com',
+    ADMIN_PASSWORD: 'chaos-password',
+    LOG_LEVEL: 'silent',
+    LOGIN_LIMIT_PER_IP: '100000',
+  },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 let exited: number | null = null;
@@ -55,7 +70,13 @@ server.on('exit', (code) => (exited = code ?? -1));
 const base = `http://127.0.0.1:${port}`;
 for (let i = 0; ; i++) {
   if (exited !== null) throw new Error('server exited at start');
-  if (await fetch(`${base}/api/1/auth/me`).then(() => true, () => false)) break;
+  if (
+    await fetch(`${base}/api/1/auth/me`).then(
+      () => true,
+      () => false,
+    )
+  )
+    break;
   await new Promise((r) => setTimeout(r, 200));
 }
 
@@ -104,7 +125,10 @@ if (restart.status !== 0) console.log(`restart failed: ${restart.stderr}`);
 await Promise.all(loops);
 
 const during = samples.filter((s) => s.end >= restartStart && s.start <= restartEnd);
-const byStatus = (xs: Sample[]) => Object.entries(xs.reduce<Record<string, number>>((m, s) => ((m[s.status] = (m[s.status] ?? 0) + 1), m), {})).map(([k, v]) => `${k === '0' ? 'no answer' : k}: ${v}`).join(', ');
+const byStatus = (xs: Sample[]) =>
+  Object.entries(xs.reduce<Record<string, number>>((m, s) => ((m[s.status] = (m[s.status] ?? 0) + 1), m), {}))
+    .map(([k, v]) => `${k === '0' ? 'no answer' : k}: ${v}`)
+    .join(', ');
 const firstOk = samples.filter((s) => s.start >= restartEnd && s.status === 200).sort((a, b) => a.end - b.end)[0];
 const failedAfter = samples.filter((s) => firstOk && s.start > firstOk.end + 1000 && s.status !== 200).length;
 const stillSignedIn = (await Promise.all(cookies.map((cookie) => fetch(`${base}/api/1/auth/me`, { headers: { cookie } }).then((r) => r.status)))).filter((s) => s === 200).length;

@@ -60,10 +60,11 @@ interface ScenarioResult {
 async function arm(page: Page, kind: 'keydown' | 'click', rootSelector: string, read: string) {
   await page.evaluate(
     ({ kind, rootSelector, read }) => {
-      type W = Window & { __bench: { samples: { commit: number; painted: number }[]; frames: number[]; events: Map<number, number>; stop: () => void; next: (text: string | null) => void } };
+      type W = Window & {
+        __bench: { samples: { commit: number; painted: number }[]; frames: number[]; events: Map<number, number>; stop: () => void; next: (text: string | null) => void };
+      };
       const w = window as unknown as W;
       const root = document.querySelector(rootSelector)!;
-      // eslint-disable-next-line no-new-func
       const readText = new Function('root', read) as (root: Element) => string | null;
       const samples: { commit: number; painted: number }[] = [];
       // the text the next input should bring (set before the input, so the page knows it the moment it shows)
@@ -223,7 +224,9 @@ async function select(browser: Browser, page: Page): Promise<ScenarioResult> {
 /** The floor on this machine: a plain input whose text a listener copies into a paragraph, measured the same way. */
 async function baseline(browser: Browser): Promise<ScenarioResult> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.setContent('<input id="in" aria-label="text"><p id="out"></p><script>document.getElementById("in").addEventListener("input", (e) => { document.getElementById("out").textContent = e.target.value; });</script>');
+  await page.setContent(
+    '<input id="in" aria-label="text"><p id="out"></p><script>document.getElementById("in").addEventListener("input", (e) => { document.getElementById("out").textContent = e.target.value; });</script>',
+  );
   await page.evaluate('window.__name = (f) => f;');
   await page.locator('#in').click();
   await arm(page, 'keydown', '#out', 'return root.textContent;');
@@ -262,7 +265,10 @@ async function main() {
       page.on('pageerror', (e) => errors.push(e.message));
       const t0 = Date.now();
       await page.goto(`${base}?fake=1&elements=${values.elements}&items=${values.items}`);
-      await page.locator('.fd-row').nth(Number(values.elements) - 1).waitFor({ state: 'attached', timeout: 60_000 });
+      await page
+        .locator('.fd-row')
+        .nth(Number(values.elements) - 1)
+        .waitFor({ state: 'attached', timeout: 60_000 });
       await page.locator('.fd-preview [data-name="q_200"]').waitFor({ state: 'attached', timeout: 60_000 });
       const loaded = Date.now() - t0;
       const rows = await page.locator('.fd-row').count();
@@ -277,7 +283,9 @@ async function main() {
     fs.rmSync(out, { recursive: true, force: true });
   }
   console.log(`\n${KEYS} inputs per scenario, ${GAP} ms apart, ${RUNS} runs; medians and worst over all runs\n`);
-  console.log('| scenario | input → shown: median | worst | → painted: median | worst | inputs with an event ≥ 16 ms (worst) | frames > 16.7 ms | main-thread tasks > 16.7 ms (longest) |');
+  console.log(
+    '| scenario | input → shown: median | worst | → painted: median | worst | inputs with an event ≥ 16 ms (worst) | frames > 16.7 ms | main-thread tasks > 16.7 ms (longest) |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   let failed = false;
   for (let s = 0; s < results[0].length; s++) {

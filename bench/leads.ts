@@ -48,8 +48,56 @@ const pct = (xs: number[], p: number) => {
 const median = (xs: number[]) => pct(xs, 50);
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 
-const FIRST = ['Ann', 'Bob', 'Cleo', 'Daan', 'Eva', 'Femke', 'Gert', 'Hana', 'Ivo', 'Jan', 'Kim', 'Lotte', 'Milan', 'Noor', 'Otto', 'Pia', 'Quinn', 'Ruben', 'Sanne', 'Tom', 'Uma', 'Vera', 'Wim', 'Xander', 'Yara', 'Zoë'];
-const LAST = ['Smit', 'de Vries', 'Jansen', 'Bakker', 'Visser', 'Meijer', 'Mulder', 'de Boer', 'Bos', 'Peters', 'Hendriks', 'Dekker', 'Brouwer', 'Dijkstra', 'Kok', 'Vos', 'Hopper', 'Lovelace', 'Turing', 'Lamarr'];
+const FIRST = [
+  'Ann',
+  'Bob',
+  'Cleo',
+  'Daan',
+  'Eva',
+  'Femke',
+  'Gert',
+  'Hana',
+  'Ivo',
+  'Jan',
+  'Kim',
+  'Lotte',
+  'Milan',
+  'Noor',
+  'Otto',
+  'Pia',
+  'Quinn',
+  'Ruben',
+  'Sanne',
+  'Tom',
+  'Uma',
+  'Vera',
+  'Wim',
+  'Xander',
+  'Yara',
+  'Zoë',
+];
+const LAST = [
+  'Smit',
+  'de Vries',
+  'Jansen',
+  'Bakker',
+  'Visser',
+  'Meijer',
+  'Mulder',
+  'de Boer',
+  'Bos',
+  'Peters',
+  'Hendriks',
+  'Dekker',
+  'Brouwer',
+  'Dijkstra',
+  'Kok',
+  'Vos',
+  'Hopper',
+  'Lovelace',
+  'Turing',
+  'Lamarr',
+];
 const sqlArray = (xs: string[]) => `array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]`;
 
 async function main() {

@@ -64,7 +64,9 @@ async function apiBench(kind: 'pglite' | 'postgres') {
       await t.close();
     }
   }
-  console.log(`${kind}: ${items} items, median import ${fmt(median(rows.map((x) => x.importMs)))}, tree ${fmt(median(rows.map((x) => x.treeMs)))}, export ${fmt(median(rows.map((x) => x.exportMs)))}`);
+  console.log(
+    `${kind}: ${items} items, median import ${fmt(median(rows.map((x) => x.importMs)))}, tree ${fmt(median(rows.map((x) => x.treeMs)))}, export ${fmt(median(rows.map((x) => x.exportMs)))}`,
+  );
 }
 
 /** The bench page built for production (vite), served beside a proxy to the API, on one origin. */

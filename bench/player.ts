@@ -87,11 +87,21 @@ async function seed(db: import('knex').Knex, carouselCount: number, slidesPer: n
     as_thumb_type: 'image/jpeg',
   });
   const slideCount = carouselCount * slidesPer;
-  const images: string[] = (await db('assets').insert(Array.from({ length: slideCount + 6 }, (_, i) => asset('image', i))).returning('as_id')).map((r) => r.as_id);
-  const videos: string[] = (await db('assets').insert(Array.from({ length: Math.ceil(slideCount / 10) }, (_, i) => asset('video', i))).returning('as_id')).map((r) => r.as_id);
+  const images: string[] = (
+    await db('assets')
+      .insert(Array.from({ length: slideCount + 6 }, (_, i) => asset('image', i)))
+      .returning('as_id')
+  ).map((r) => r.as_id);
+  const videos: string[] = (
+    await db('assets')
+      .insert(Array.from({ length: Math.ceil(slideCount / 10) }, (_, i) => asset('video', i)))
+      .returning('as_id')
+  ).map((r) => r.as_id);
   const collections: string[] = (
     await db('collections')
-      .insert(Array.from({ length: 5 }, (_, i) => ({ co_accountid: a, co_title: `Brochures ${i}`, co_name: `brochures-${i}`, co_token: crypto.randomBytes(16).toString('base64url') })))
+      .insert(
+        Array.from({ length: 5 }, (_, i) => ({ co_accountid: a, co_title: `Brochures ${i}`, co_name: `brochures-${i}`, co_token: crypto.randomBytes(16).toString('base64url') })),
+      )
       .returning('co_id')
   ).map((r) => r.co_id);
   const carousels: string[] = (
@@ -100,13 +110,38 @@ async function seed(db: import('knex').Knex, carouselCount: number, slidesPer: n
       .returning('c_id')
   ).map((r) => r.c_id);
   const variantRows = carousels.flatMap((c, i) => [
-    { v_accountid: a, v_carouselid: c, v_title: 'Landscape', v_name: 'landscape', v_width: 1920, v_height: 1080, v_navigation_enabled: true, v_next_assetid: images[slideCount], v_next_x: 1800, v_next_y: 500, v_prev_assetid: images[slideCount + 1], v_prev_x: 20, v_prev_y: 500, v_home_assetid: images[slideCount + 2], v_home_x: 900, v_home_y: 980, v_screensaver_timeout_s: 120 + i },
+    {
+      v_accountid: a,
+      v_carouselid: c,
+      v_title: 'Landscape',
+      v_name: 'landscape',
+      v_width: 1920,
+      v_height: 1080,
+      v_navigation_enabled: true,
+      v_next_assetid: images[slideCount],
+      v_next_x: 1800,
+      v_next_y: 500,
+      v_prev_assetid: images[slideCount + 1],
+      v_prev_x: 20,
+      v_prev_y: 500,
+      v_home_assetid: images[slideCount + 2],
+      v_home_x: 900,
+      v_home_y: 980,
+      v_screensaver_timeout_s: 120 + i,
+    },
     { v_accountid: a, v_carouselid: c, v_title: 'Portrait', v_name: 'portrait', v_width: 1080, v_height: 1920, v_bgcolor: '#101820' },
   ]);
   const variants = (await db('variants').insert(variantRows).returning(['v_id', 'v_carouselid', 'v_name'])) as { v_id: string; v_carouselid: string; v_name: string }[];
   const variantOf = (c: string, name: string) => variants.find((v) => v.v_carouselid === c && v.v_name === name)!.v_id;
   const slideRows = carousels.flatMap((c, ci) =>
-    Array.from({ length: slidesPer }, (_, si) => ({ sl_accountid: a, sl_carouselid: c, sl_title: `Slide ${ci + 1}.${si + 1}`, sl_subtitle: 'A subtitle of a slide', sl_order: si, sl_duration_ms: si % 4 ? null : 10_000 })),
+    Array.from({ length: slidesPer }, (_, si) => ({
+      sl_accountid: a,
+      sl_carouselid: c,
+      sl_title: `Slide ${ci + 1}.${si + 1}`,
+      sl_subtitle: 'A subtitle of a slide',
+      sl_order: si,
+      sl_duration_ms: si % 4 ? null : 10_000,
+    })),
   );
   const slides = (await db('slides').insert(slideRows).returning(['sl_id', 'sl_carouselid'])) as { sl_id: string; sl_carouselid: string }[];
   // 5 layers a slide: landscape: a full-screen image, a hotspot to the next carousel, a QR code of a collection;
@@ -119,7 +154,19 @@ async function seed(db: import('knex').Knex, carouselCount: number, slidesPer: n
     return [
       { ...base, ly_variantid: L, ly_type: 'image', ly_assetid: images[i], ly_order: 0, ly_width: 1920, ly_height: 1080, ly_title: 'Background' },
       { ...base, ly_variantid: L, ly_type: 'hotspot', ly_hotspot_carouselid: next, ly_order: 1, ly_x: 1500, ly_y: 800, ly_width: 300, ly_height: 200, ly_title: 'More' },
-      { ...base, ly_variantid: L, ly_type: 'collectionqr', ly_collectionid: collections[i % collections.length], ly_order: 2, ly_x: 60, ly_y: 760, ly_width: 260, ly_height: 260, ly_qr_fg: '#000000', ly_qr_bg: '#ffffff' },
+      {
+        ...base,
+        ly_variantid: L,
+        ly_type: 'collectionqr',
+        ly_collectionid: collections[i % collections.length],
+        ly_order: 2,
+        ly_x: 60,
+        ly_y: 760,
+        ly_width: 260,
+        ly_height: 260,
+        ly_qr_fg: '#000000',
+        ly_qr_bg: '#ffffff',
+      },
       { ...base, ly_variantid: P, ly_type: 'image', ly_assetid: images[i], ly_order: 0, ly_width: 1080, ly_height: 1920 },
       i % 10 === 0
         ? { ...base, ly_variantid: P, ly_type: 'video', ly_assetid: videos[i / 10], ly_order: 1, ly_y: 1200, ly_width: 1080, ly_height: 608, ly_loop: true }
@@ -170,7 +217,11 @@ async function main() {
     await db.destroy();
     console.log(`${dbUrl ? 'PostgreSQL' : 'PGlite'}: a group of ${carouselCount} carousels, ${seeded.slides.length} slides, ${seeded.layers} layers, ${seeded.assets} assets`);
 
-    server = fork(import.meta.filename, ['--child', ...(dbUrl ? ['--url', dbUrl] : []), '--data', dataDir], { execArgv: ['--import', 'tsx'], env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    server = fork(import.meta.filename, ['--child', ...(dbUrl ? ['--url', dbUrl] : []), '--data', dataDir], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const port = await new Promise<number>((resolve, reject) => {
       server!.once('message', (m: { ready?: number }) => (m.ready ? resolve(m.ready) : reject(new Error('no port'))));
       server!.once('exit', (c) => reject(new Error(`server exited ${c}`)));
@@ -208,12 +259,15 @@ async function main() {
     const plain = await get(base, manifestPath);
     const zipped = await get(base, manifestPath, { 'accept-encoding': 'gzip' });
     const brotli = await get(base, manifestPath, CHROMIUM);
-    if (zlib.gunzipSync(zipped.bytes).toString() !== plain.bytes.toString() || zlib.brotliDecompressSync(brotli.bytes).toString() !== plain.bytes.toString()) throw new Error('the encodings differ');
+    if (zlib.gunzipSync(zipped.bytes).toString() !== plain.bytes.toString() || zlib.brotliDecompressSync(brotli.bytes).toString() !== plain.bytes.toString())
+      throw new Error('the encodings differ');
     const etag = String(zipped.headers.etag);
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
     console.log(`  cold (a write before each GET): median ${median(cold).toFixed(1)} ms, p95 ${p95(cold).toFixed(1)} ms (${runs} runs)`);
     console.log(`  warm (from the cache):          median ${median(warm).toFixed(1)} ms, p95 ${p95(warm).toFixed(1)} ms`);
-    console.log(`  size: ${kb(plain.bytes.length)} JSON, ${kb(brotli.bytes.length)} brotli (${brotli.headers['content-encoding']}), ${kb(zipped.bytes.length)} gzip (${zipped.headers['content-encoding']})`);
+    console.log(
+      `  size: ${kb(plain.bytes.length)} JSON, ${kb(brotli.bytes.length)} brotli (${brotli.headers['content-encoding']}), ${kb(zipped.bytes.length)} gzip (${zipped.headers['content-encoding']})`,
+    );
     if (median(cold) > 50) console.log('  goal missed: cold median ≤ 50 ms');
     if (zipped.bytes.length > 300 * 1024) {
       console.log('  goal missed: ≤ 300 KB gzip');
@@ -239,7 +293,7 @@ async function main() {
     const cpuMs = (await cpu()) - cpu0;
     const total = players * rounds;
     const perPoll = cpuMs / total;
-    const share = ((perPoll / 1000) * (players / 60)) * 100;
+    const share = (perPoll / 1000) * (players / 60) * 100;
     console.log(`  ${total} polls with If-None-Match (${notModified} answered 304): server CPU ${perPoll.toFixed(3)} ms per poll`);
     console.log(`  ${players} players every 60 s: ${share.toFixed(3)} % of one core (goal < 2 %)`);
     if (notModified !== total) failed = true;

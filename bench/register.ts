@@ -22,7 +22,15 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 
 const { values } = parseArgs({
-  options: { rate: { type: 'string', default: '200' }, seconds: { type: 'string', default: '10' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '20' }, child: { type: 'boolean' }, url: { type: 'string' }, data: { type: 'string' } },
+  options: {
+    rate: { type: 'string', default: '200' },
+    seconds: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '20' },
+    child: { type: 'boolean' },
+    url: { type: 'string' },
+    data: { type: 'string' },
+  },
 });
 
 if (values.child) {
@@ -129,7 +137,14 @@ async function main() {
       return {
         ip: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
         json: JSON.stringify({
-          answers: { email: `visitor${n}-${runId}@bench.example`, first_name: `First${n}`, last_name: `Last${n % 97}`, company: `Company ${n % 31}`, interests: [interests[n % 5], interests[(n + 2) % 5]], newsletter: n % 2 === 0 },
+          answers: {
+            email: `visitor${n}-${runId}@bench.example`,
+            first_name: `First${n}`,
+            last_name: `Last${n % 97}`,
+            company: `Company ${n % 31}`,
+            interests: [interests[n % 5], interests[(n + 2) % 5]],
+            newsletter: n % 2 === 0,
+          },
           consent_news: n % 3 === 0,
           website: '',
         }),
@@ -153,11 +168,21 @@ async function main() {
           },
         ],
       });
-      return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, total: result.requests.total, non2xx: result.non2xx, errors: result.errors };
+      return {
+        rps: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        max: result.latency.max,
+        total: result.requests.total,
+        non2xx: result.non2xx,
+        errors: result.errors,
+      };
     };
 
     const rate = Number(values.rate);
-    console.log(`PostgreSQL, ${values.connections} connections, pool ${process.env.DATABASE_POOL_MAX || 10}, per round ${values.seconds} s at ${rate}/s then ${values.seconds} s flat out`);
+    console.log(
+      `PostgreSQL, ${values.connections} connections, pool ${process.env.DATABASE_POOL_MAX || 10}, per round ${values.seconds} s at ${rate}/s then ${values.seconds} s flat out`,
+    );
     await load(3); // warm-up: JIT, plans, the pool
     type Result = Awaited<ReturnType<typeof load>>;
     const rounds: { sustained: Result; max: Result }[] = [];

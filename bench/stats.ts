@@ -32,7 +32,10 @@ try {
   }
   const events: string[] = [];
   for (let i = 0; i < 12; i++) {
-    const [ev] = await t.db('events').insert({ ev_accountid: account, ev_title: `Expo ${i + 1}`, ev_name: `expo-${i + 1}`, ev_access_type: 'open' }).returning('ev_id');
+    const [ev] = await t
+      .db('events')
+      .insert({ ev_accountid: account, ev_title: `Expo ${i + 1}`, ev_name: `expo-${i + 1}`, ev_access_type: 'open' })
+      .returning('ev_id');
     events.push(ev.ev_id);
   }
   const [otherEvent] = await t.db('events').insert({ ev_accountid: other, ev_title: 'Elsewhere', ev_name: 'elsewhere', ev_access_type: 'open' }).returning('ev_id');
@@ -59,7 +62,9 @@ try {
     [other, otherEvent.ev_id, Math.round(leads / 10)],
   );
   await t.db.raw('vacuum analyze leads');
-  console.log(`seeded ${leads.toLocaleString('en')} leads (+${Math.round(leads / 10).toLocaleString('en')} in another account) in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${leads.toLocaleString('en')} leads (+${Math.round(leads / 10).toLocaleString('en')} in another account) in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+  );
 
   const root = await t.signedIn('root');
   const base = `/api/1/accounts/${account}/stats/leads?from=2026-01-01&to=2026-12-31`;
@@ -107,7 +112,9 @@ try {
     for (const line of lines) if (/Scan|Aggregate|Execution Time|Workers/.test(line)) console.log(`    ${line.trim()}`);
   }
   const goal = results['year by day'].median <= 200;
-  console.log(`year by day over ${leads.toLocaleString('en')} leads: median ${results['year by day'].median.toFixed(1)} ms, p95 ${results['year by day'].p95.toFixed(1)} ms (goal 200 ms: ${goal ? 'met' : 'NOT met'})`);
+  console.log(
+    `year by day over ${leads.toLocaleString('en')} leads: median ${results['year by day'].median.toFixed(1)} ms, p95 ${results['year by day'].p95.toFixed(1)} ms (goal 200 ms: ${goal ? 'met' : 'NOT met'})`,
+  );
 } finally {
   await t.close();
 }

@@ -103,10 +103,14 @@ async function main(): Promise<void> {
   const { signUpload } = await import('../api/storage/signing.js');
   const { objectKey, newFilesPath } = await import('../api/storage/keys.js');
 
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/ls-prof'] : []), '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
-    env: { ...process.env, DATA_DIR: dataDir, SESSION_SECRET: SECRET, STORAGE_DRIVER: 'local', STORAGE_MAX_FILE_BYTES: String(bytes * 2) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/ls-prof'] : []), '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'],
+    {
+      env: { ...process.env, DATA_DIR: dataDir, SESSION_SECRET: SECRET, STORAGE_DRIVER: 'local', STORAGE_MAX_FILE_BYTES: String(bytes * 2) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       const m = /ready (\d+)/.exec(d.toString());

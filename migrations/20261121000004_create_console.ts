@@ -104,7 +104,17 @@ export async function up(knex: Knex): Promise<void> {
     t.uuid('st_eventid').references('ev_id').inTable('events').onDelete('SET NULL');
     // Asset ids: the assets table comes with the carousels issue, which adds the foreign keys.
     for (const c of ['st_form_logo_assetid', 'st_thanks_logo_assetid', 'st_font_1', 'st_font_2', 'st_font_3']) t.uuid(c);
-    for (const c of ['st_form_title', 'st_form_description', 'st_thanks_title', 'st_thanks_description', 'st_external_url_title', 'st_external_url', 'st_custom_css', 'st_mail_subject', 'st_mail_html'])
+    for (const c of [
+      'st_form_title',
+      'st_form_description',
+      'st_thanks_title',
+      'st_thanks_description',
+      'st_external_url_title',
+      'st_external_url',
+      'st_custom_css',
+      'st_mail_subject',
+      'st_mail_html',
+    ])
       t.text(c);
     t.index(['st_eventid'], 'form_styles_event');
   });
@@ -176,10 +186,21 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex('permission_grants')
-    .whereIn('pg_group', ['account_mail_templates', 'account_assets', 'account_carousels', 'account_statistics', 'account_settings'])
-    .del();
-  for (const table of ['account_settings', 'invites', 'mail_templates', 'event_integrations', 'integrations', 'form_styles', 'form_elements', 'event_forms', 'events', 'list_items', 'lists', 'forms'])
+  await knex('permission_grants').whereIn('pg_group', ['account_mail_templates', 'account_assets', 'account_carousels', 'account_statistics', 'account_settings']).del();
+  for (const table of [
+    'account_settings',
+    'invites',
+    'mail_templates',
+    'event_integrations',
+    'integrations',
+    'form_styles',
+    'form_elements',
+    'event_forms',
+    'events',
+    'list_items',
+    'lists',
+    'forms',
+  ])
     await knex.schema.dropTable(table);
   await knex.schema.alterTable('account_users', (t) => t.dropColumn('au_updated_at'));
 }

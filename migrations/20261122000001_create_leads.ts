@@ -68,7 +68,9 @@ export async function up(knex: Knex): Promise<void> {
   // A second registration with the same e-mail for the event updates the first.
   await knex.raw(`create unique index leads_registration_email_unique on leads (ld_eventid, lower(ld_email)) where ld_source = 'registration' and ld_email is not null`);
   // The transcription queue: pending and postponed cards, oldest first.
-  await knex.raw(`create index leads_transcription_queue on leads (ld_accountid, ld_transcription_status, ld_captured_at) where ld_transcription_status in ('pending','postponed')`);
+  await knex.raw(
+    `create index leads_transcription_queue on leads (ld_accountid, ld_transcription_status, ld_captured_at) where ld_transcription_status in ('pending','postponed')`,
+  );
   for (const c of ['ld_email', 'ld_first_name', 'ld_last_name']) await knex.raw(prefixIndex('leads', c, 'ld_accountid, '));
 
   await knex.schema.createTable('handoffs', (t) => {

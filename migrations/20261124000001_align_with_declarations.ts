@@ -42,7 +42,24 @@ const ACCOUNT_INDEXES: [table: string, prefix: string][] = [
 
 const ENUMS: [table: string, column: string, options: string[]][] = [
   ['invites', 'iv_role', ['root', 'superadmin', 'admin', 'member']],
-  ['form_elements', 'fe_type', ['text', 'textarea', 'date_selector_days', 'choice_chips_single', 'choice_chips_multiple', 'checkbox', 'checkbox_tree', 'radio_tree', 'selectbox', 'toggle', 'slider', 'picker']],
+  [
+    'form_elements',
+    'fe_type',
+    [
+      'text',
+      'textarea',
+      'date_selector_days',
+      'choice_chips_single',
+      'choice_chips_multiple',
+      'checkbox',
+      'checkbox_tree',
+      'radio_tree',
+      'selectbox',
+      'toggle',
+      'slider',
+      'picker',
+    ],
+  ],
   ['integrations', 'in_type', ['badge_scan']],
 ];
 

@@ -36,11 +36,13 @@ const fields = {
 };
 
 export const accountCreate = z.object(fields);
-export const accountUpdate = z.object({
-  ...fields,
-  a_name: fields.a_name.optional(),
-  a_is_enabled: z.boolean({ error: 'error_invalid_value' }).optional(),
-}).transform((v) => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)));
+export const accountUpdate = z
+  .object({
+    ...fields,
+    a_name: fields.a_name.optional(),
+    a_is_enabled: z.boolean({ error: 'error_invalid_value' }).optional(),
+  })
+  .transform((v) => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)));
 
 export const accounts: ResourceDeclaration = {
   name: 'accounts',

@@ -85,12 +85,16 @@ export const assets = defineAccountResource({
   },
 });
 
-const uuid = z.string({ error: 'error_uuid_invalid' }).refine(isUuid, { error: 'error_uuid_invalid' }).transform((v) => v.toLowerCase());
+const uuid = z
+  .string({ error: 'error_uuid_invalid' })
+  .refine(isUuid, { error: 'error_uuid_invalid' })
+  .transform((v) => v.toLowerCase());
 const filename = z
   .string({ error: 'error_invalid_value' })
   .trim()
   .min(1, { error: 'error_required' })
   .max(255, { error: 'error_too_long' })
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
   .refine((v) => !/[\u0000-\u001f/\\]/.test(v), { error: 'error_filename_invalid' });
 
 /** POST /assets/sign {ids}: one signed upload per client-chosen id (the asset's file and its thumbnail, say). */

@@ -154,7 +154,7 @@ export const slides = defineAccountResource({
     },
     nl: {
       name_one: 'Dia',
-      name_other: 'Dia\'s',
+      name_other: "Dia's",
       fields: {
         sl_carouselid: 'Carrousel',
         sl_title: 'Titel',

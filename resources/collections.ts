@@ -39,7 +39,13 @@ export const collections = defineAccountResource({
 /** PUT /collections/{id}/assets and /carousel-groups/{id}/items: the complete ordered ids (may be empty). */
 export const orderedIdsSchema = z.object({
   ids: z
-    .array(z.string({ error: 'error_uuid_invalid' }).refine(isUuid, { error: 'error_uuid_invalid' }).transform((v) => v.toLowerCase()), { error: 'error_ids_required' })
+    .array(
+      z
+        .string({ error: 'error_uuid_invalid' })
+        .refine(isUuid, { error: 'error_uuid_invalid' })
+        .transform((v) => v.toLowerCase()),
+      { error: 'error_ids_required' },
+    )
     .max(COLLECTION_MAX_ASSETS, { error: 'error_too_many' })
     .refine((ids) => new Set(ids).size === ids.length, { error: 'error_ids_duplicate' }),
 });

@@ -33,9 +33,13 @@ function valueRule(meta: FieldMeta): z.ZodTypeAny {
     case 'email':
       return str().max(254, { error: 'error_too_long' }).refine(isEmail, { error: 'error_email_invalid' });
     case 'url':
-      return str().max(2048, { error: 'error_too_long' }).refine((v) => URL_RE.test(v), { error: 'error_url_invalid' });
+      return str()
+        .max(2048, { error: 'error_too_long' })
+        .refine((v) => URL_RE.test(v), { error: 'error_url_invalid' });
     case 'colour':
-      return str().refine((v) => COLOUR_RE.test(v), { error: 'error_colour_invalid' }).transform((v) => v.toLowerCase());
+      return str()
+        .refine((v) => COLOUR_RE.test(v), { error: 'error_colour_invalid' })
+        .transform((v) => v.toLowerCase());
     case 'date':
       return str().refine(isDate, { error: 'error_date_invalid' });
     case 'datetime':
@@ -44,7 +48,10 @@ function valueRule(meta: FieldMeta): z.ZodTypeAny {
       return z.enum(meta.options as [string, ...string[]], { error: 'error_invalid_value' });
     case 'reference':
     case 'asset':
-      return z.string({ error: 'error_uuid_invalid' }).refine(isUuid, { error: 'error_uuid_invalid' }).transform((v) => v.toLowerCase());
+      return z
+        .string({ error: 'error_uuid_invalid' })
+        .refine(isUuid, { error: 'error_uuid_invalid' })
+        .transform((v) => v.toLowerCase());
     case 'number': {
       let n = z.number({ error: 'error_number_invalid' });
       if (meta.integer) n = n.int({ error: 'error_number_invalid' });

@@ -7,11 +7,7 @@ import { isEmail, isUuid } from './checks.js';
 
 export { isEmail, isUuid, UUID_RE } from './checks.js';
 
-export const email = z
-  .string({ error: 'error_email_required' })
-  .trim()
-  .min(1, { error: 'error_email_required' })
-  .refine(isEmail, { error: 'error_email_invalid' });
+export const email = z.string({ error: 'error_email_required' }).trim().min(1, { error: 'error_email_required' }).refine(isEmail, { error: 'error_email_invalid' });
 
 export const role = z.enum(ROLES, { error: 'error_role_invalid' });
 
@@ -40,4 +36,3 @@ export const optionalText = (max = 10000) =>
     .nullable()
     .transform((v) => (v ? v : null))
     .optional();
-

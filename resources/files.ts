@@ -83,12 +83,16 @@ export function logoUrl(accountId: string): string {
 export const FILES_PATH_RE = /^\/files\/\d{4}\/(0[1-9]|1[0-2])$/;
 
 // A file name is a single name: no directory parts, no control characters, not "." or "..".
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
 export function isSafeFilename(v: string): boolean {
   return !CONTROL_RE.test(v) && !/[/\\]/.test(v) && v !== '.' && v !== '..';
 }
 
-const id = z.string({ error: 'error_uuid_invalid' }).refine(isUuid, { error: 'error_uuid_invalid' }).transform((v) => v.toLowerCase());
+const id = z
+  .string({ error: 'error_uuid_invalid' })
+  .refine(isUuid, { error: 'error_uuid_invalid' })
+  .transform((v) => v.toLowerCase());
 
 export const fileRegister = z
   .object({

@@ -13,6 +13,7 @@ export interface Folder {
 
 // Control characters (including newlines) make no sense in a title; slashes and dots are fine:
 // a title is only ever shown, never used as a path.
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
 
 export const folderTitle = z
@@ -36,7 +37,10 @@ export const folderCreate = z.object({
 
 /** Rename and/or move; an omitted field is left as it is, fo_parentid null moves to the root. */
 export const folderUpdate = z.object({
-  fo_id: z.string({ error: 'error_uuid_invalid' }).refine(isUuid, { error: 'error_uuid_invalid' }).transform((v) => v.toLowerCase()),
+  fo_id: z
+    .string({ error: 'error_uuid_invalid' })
+    .refine(isUuid, { error: 'error_uuid_invalid' })
+    .transform((v) => v.toLowerCase()),
   fo_title: folderTitle.optional(),
   fo_parentid: parentId.optional(),
 });

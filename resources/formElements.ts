@@ -45,7 +45,9 @@ export function optionsError(type: string, options: unknown): string | undefined
   if (Object.keys(o).some((k) => !allowed.includes(k))) return 'error_options_invalid';
   switch (type) {
     case 'slider': {
-      const min = o.min ?? SLIDER_DEFAULTS.min, max = o.max ?? SLIDER_DEFAULTS.max, step = o.step ?? SLIDER_DEFAULTS.step;
+      const min = o.min ?? SLIDER_DEFAULTS.min,
+        max = o.max ?? SLIDER_DEFAULTS.max,
+        step = o.step ?? SLIDER_DEFAULTS.step;
       if (!isNum(min) || !isNum(max) || !isNum(step) || !sliderStepFits(step) || !sliderRangeFits(min, max)) return 'error_options_invalid';
       return undefined;
     }

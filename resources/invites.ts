@@ -74,8 +74,14 @@ export const invites = defineAccountResource({
 export function inviteAcceptSchema(passwordMinLength: number, newUser: boolean) {
   const base = z.object({
     token: z.string({ error: 'error_token_invalid' }).min(1, { error: 'error_token_invalid' }).max(200, { error: 'error_token_invalid' }),
-    u_first_name: name(100).optional().nullable().transform((v) => v ?? ''),
-    u_last_name: name(100).optional().nullable().transform((v) => v ?? ''),
+    u_first_name: name(100)
+      .optional()
+      .nullable()
+      .transform((v) => v ?? ''),
+    u_last_name: name(100)
+      .optional()
+      .nullable()
+      .transform((v) => v ?? ''),
     u_password: z.string({ error: 'error_password_too_short' }).max(1024, { error: 'error_too_long' }).optional().nullable(),
     u_password_confirm: z.string({ error: 'error_passwords_do_not_match' }).max(1024, { error: 'error_too_long' }).optional().nullable(),
   });

@@ -63,12 +63,7 @@ export function isGroup(value: unknown): value is Group {
  * False for a missing or unknown role, group or permission, and for a group with no bits.
  * A '*' grant holds every bit; asking for '*' is true when the group has any bit.
  */
-export function can(
-  role: string | null | undefined,
-  group: string | null | undefined,
-  permission: string | number | null | undefined,
-  matrix: Matrix = PERMISSIONS,
-): boolean {
+export function can(role: string | null | undefined, group: string | null | undefined, permission: string | number | null | undefined, matrix: Matrix = PERMISSIONS): boolean {
   return isGroup(group) && canWith(matrix, role, group, permission);
 }
 
@@ -78,7 +73,7 @@ export function grantsOf(role: string | null | undefined, matrix: Matrix = PERMI
   if (!role || !matrix[role]) return out;
   for (const group of GROUPS) {
     const grant = matrix[role][group];
-    out[group] = grant === '*' ? allBits(group) : grant ?? 0;
+    out[group] = grant === '*' ? allBits(group) : (grant ?? 0);
   }
   return out;
 }

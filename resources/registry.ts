@@ -28,7 +28,6 @@ import { collections } from './collections.js';
 import { carousels, variants, slides, layers, carouselGroups, codes } from './carousels.js';
 import type { ResourceDeclaration } from './types.js';
 
-
 /** The account console's resources (account-console.md section 3), mounted under /accounts/{accountId}/<name>. */
 export const ACCOUNT_RESOURCES: ResourceDeclaration[] = [
   members,
@@ -62,4 +61,27 @@ export const ENTRY_RESOURCES: ResourceDeclaration[] = [accounts, accountUsers, u
 /** Every declared resource: what the API mounts, the admin shows, the grants come from and the tests iterate over. */
 export const RESOURCES: ResourceDeclaration[] = [...ENTRY_RESOURCES, ...ACCOUNT_RESOURCES];
 export { accounts, accountUsers, users, folders, files };
-export { members, invites, events, eventForms, forms, formElements, lists, listItems, formStyles, integrations, eventIntegrations, mailTemplates, settings, leads, assets, collections, carousels, variants, slides, layers, carouselGroups, codes };
+export {
+  members,
+  invites,
+  events,
+  eventForms,
+  forms,
+  formElements,
+  lists,
+  listItems,
+  formStyles,
+  integrations,
+  eventIntegrations,
+  mailTemplates,
+  settings,
+  leads,
+  assets,
+  collections,
+  carousels,
+  variants,
+  slides,
+  layers,
+  carouselGroups,
+  codes,
+};

@@ -51,12 +51,7 @@ export function allBits(group: string): number {
  * False for a missing or unknown role, group or permission (a group the matrix does not name has no grant), and for a
  * group with no bits. A '*' grant holds every bit; asking for '*' is true when the group has any bit.
  */
-export function canWith(
-  matrix: Matrix,
-  role: string | null | undefined,
-  group: string | null | undefined,
-  permission: string | number | null | undefined,
-): boolean {
+export function canWith(matrix: Matrix, role: string | null | undefined, group: string | null | undefined, permission: string | number | null | undefined): boolean {
   if (!role || !group || permission === null || permission === undefined || permission === '') return false;
   const grants = Object.hasOwn(matrix, role) ? matrix[role] : undefined;
   if (!grants || !Object.hasOwn(grants, group)) return false;

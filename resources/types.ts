@@ -6,10 +6,45 @@ import type { RoleGrants } from './roles.js';
  * declaration headless). Material icon names.
  */
 export const RESOURCE_ICONS = [
-  'list', 'group', 'forward_to_inbox', 'event', 'assignment', 'account_tree', 'palette', 'extension', 'email', 'settings',
-  'contact_page', 'swap_horiz', 'perm_media', 'collections', 'view_carousel', 'workspaces', 'qr_code', 'business',
-  'person', 'folder', 'star', 'handshake', 'schedule', 'calendar_month', 'chat', 'forum', 'key', 'bookmark', 'label',
-  'campaign', 'storefront', 'badge', 'meeting_room', 'tune', 'description', 'link', 'image', 'monitor', 'history',
+  'list',
+  'group',
+  'forward_to_inbox',
+  'event',
+  'assignment',
+  'account_tree',
+  'palette',
+  'extension',
+  'email',
+  'settings',
+  'contact_page',
+  'swap_horiz',
+  'perm_media',
+  'collections',
+  'view_carousel',
+  'workspaces',
+  'qr_code',
+  'business',
+  'person',
+  'folder',
+  'star',
+  'handshake',
+  'schedule',
+  'calendar_month',
+  'chat',
+  'forum',
+  'key',
+  'bookmark',
+  'label',
+  'campaign',
+  'storefront',
+  'badge',
+  'meeting_room',
+  'tune',
+  'description',
+  'link',
+  'image',
+  'monitor',
+  'history',
 ] as const;
 export type ResourceIcon = (typeof RESOURCE_ICONS)[number];
 
@@ -29,21 +64,7 @@ export interface ResourceLabels {
  * input, the list column and the filter from one table keyed by kind (admin/src/generated/kinds.tsx).
  */
 export type FieldKind =
-  | 'text'
-  | 'longtext'
-  | 'number'
-  | 'boolean'
-  | 'date'
-  | 'datetime'
-  | 'colour'
-  | 'url'
-  | 'email'
-  | 'identifier'
-  | 'enum'
-  | 'reference'
-  | 'asset'
-  | 'secret'
-  | 'json';
+  'text' | 'longtext' | 'number' | 'boolean' | 'date' | 'datetime' | 'colour' | 'url' | 'email' | 'identifier' | 'enum' | 'reference' | 'asset' | 'secret' | 'json';
 
 export interface FieldMeta {
   kind: FieldKind;

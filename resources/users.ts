@@ -48,9 +48,7 @@ export function checkPasswords(min: number, required: boolean) {
 }
 
 export function userSchemas(passwordMinLength: number) {
-  const create = z
-    .object({ ...base, u_password: password(), u_password_confirm: password() })
-    .superRefine(checkPasswords(passwordMinLength, true));
+  const create = z.object({ ...base, u_password: password(), u_password_confirm: password() }).superRefine(checkPasswords(passwordMinLength, true));
   const update = z
     .object({
       // Not base.*.optional(): zod 4 applies a default under optional, which would blank a name on a partial update.

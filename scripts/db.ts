@@ -34,7 +34,8 @@ await runCli(async () => {
   const command = positionals[0];
   if (positionals.length !== 1 || !COMMANDS.includes(command)) throw new CliError(USAGE);
   if ((values.all || values.yes) && command !== 'rollback') throw new CliError(`--all and --yes belong to rollback\n${USAGE}`);
-  if (values.all && !values.yes && !process.stdin.isTTY) throw new CliError('--all undoes every migration and deletes every table with its data: add --yes to confirm (no terminal to ask on)');
+  if (values.all && !values.yes && !process.stdin.isTTY)
+    throw new CliError('--all undoes every migration and deletes every table with its data: add --yes to confirm (no terminal to ask on)');
   const config = startupConfig();
   const db = startupDatabase(config, `db:${command === 'seed-demo' ? 'seed:demo' : command}`);
   try {

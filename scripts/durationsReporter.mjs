@@ -13,6 +13,13 @@ export default class DurationsReporter {
   onTestRunEnd() {
     const out = path.resolve('.test-results');
     fs.mkdirSync(out, { recursive: true });
-    fs.writeFileSync(path.join(out, 'durations.json'), JSON.stringify(this.files.sort((a, b) => b.ms - a.ms), null, 1));
+    fs.writeFileSync(
+      path.join(out, 'durations.json'),
+      JSON.stringify(
+        this.files.sort((a, b) => b.ms - a.ms),
+        null,
+        1,
+      ),
+    );
   }
 }

@@ -48,7 +48,12 @@ await runCli(async () => {
   if (!/^\d+$/.test(values.interval) || interval < 5 || interval > 86_400) throw new CliError(`--interval must be a whole number of seconds from 5 to 86400\n${USAGE}`);
   const port = values.serve === undefined ? undefined : Number(values.serve);
   if (values.serve !== undefined && (!/^\d+$/.test(values.serve) || port! > 65535)) throw new CliError(`--serve must be a port from 0 to 65535\n${USAGE}`);
-  const options = { url: server.origin, code: values.code.trim().toUpperCase(), dir: path.resolve(values.dir), log: (l: string) => console.log(`${new Date().toISOString()} ${l}`) };
+  const options = {
+    url: server.origin,
+    code: values.code.trim().toUpperCase(),
+    dir: path.resolve(values.dir),
+    log: (l: string) => console.log(`${new Date().toISOString()} ${l}`),
+  };
 
   if (port === undefined) {
     const report = await syncMedia(options);
@@ -59,7 +64,9 @@ await runCli(async () => {
   }
 
   const media = await startMediaServer({ dir: options.dir, port, host: values.host });
-  console.log(`Local media server at ${media.url} (set the account's local server URL to this machine's address and port ${media.port}); syncing every ${interval} s. Ctrl-C stops.`);
+  console.log(
+    `Local media server at ${media.url} (set the account's local server URL to this machine's address and port ${media.port}); syncing every ${interval} s. Ctrl-C stops.`,
+  );
   let timer: NodeJS.Timeout | undefined;
   let stopping = false;
   const cycle = async () => {

@@ -51,7 +51,8 @@ function exitLike({ code, signal }) {
 
 const build = await run(npm[0], [...npm.slice(1), 'run', 'build']);
 if (build.code !== 0 || build.signal) exitLike(build);
-else if (stopping) exitLike({ signal: stopping }); // asked to stop while building: do not start
+else if (stopping)
+  exitLike({ signal: stopping }); // asked to stop while building: do not start
 else {
   // Its own session: Ctrl-C in a terminal signals the whole foreground process group, and the server must
   // get the signal once (from us), not once from the terminal and again from us.

@@ -36,7 +36,7 @@ fs.rmSync(pgliteTemplate, { force: true });
 
 let passed = 0;
 const slowest = fs.existsSync(durations) ? JSON.parse(fs.readFileSync(durations, 'utf8')).slice(0, 10) : [];
-let failed = 0;
+let failed;
 let skipped = 0;
 if (fs.existsSync(json)) {
   const r = JSON.parse(fs.readFileSync(json, 'utf8'));

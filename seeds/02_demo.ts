@@ -15,7 +15,13 @@ const LAST = ['Jansen', 'de Vries', 'Smith', 'Bakker', 'Visser', 'Brown', 'Meije
 export const DEMO_PASSWORD = 'demo-password';
 
 export async function seed(knex: Knex): Promise<void> {
-  const existing = await knex('accounts').whereIn('a_name', ACCOUNTS.map((a) => a.a_name)).count({ n: '*' }).first();
+  const existing = await knex('accounts')
+    .whereIn(
+      'a_name',
+      ACCOUNTS.map((a) => a.a_name),
+    )
+    .count({ n: '*' })
+    .first();
   if (Number(existing?.n ?? 0) > 0) return;
   const hash = await hashPassword(DEMO_PASSWORD); // one hash for every demo user: no hash per row
   await knex.transaction(async (trx) => {

@@ -18,7 +18,28 @@ const COUNTRIES: [string, string[]][] = [
   ['Americas', ['Brazil', 'Canada', 'United States']],
   ['Asia', ['India', 'Japan', 'Singapore']],
 ];
-const INTERESTS = ['Badges', 'Booth design', 'Catering', 'Data privacy', 'Digital signage', 'Exhibitors', 'Floor plans', 'Hybrid events', 'Lead scoring', 'Lighting', 'Logistics', 'Marketing', 'Networking', 'Registration', 'Security', 'Sponsorship', 'Sustainability', 'Ticketing', 'Translation', 'Venues'];
+const INTERESTS = [
+  'Badges',
+  'Booth design',
+  'Catering',
+  'Data privacy',
+  'Digital signage',
+  'Exhibitors',
+  'Floor plans',
+  'Hybrid events',
+  'Lead scoring',
+  'Lighting',
+  'Logistics',
+  'Marketing',
+  'Networking',
+  'Registration',
+  'Security',
+  'Sponsorship',
+  'Sustainability',
+  'Ticketing',
+  'Translation',
+  'Venues',
+];
 
 const day = (offset: number) => new Date(Date.now() + offset * 86400_000).toISOString().slice(0, 10);
 
@@ -60,8 +81,20 @@ export async function seed(knex: Knex): Promise<void> {
       { fe_title: 'E-mail', fe_name: 'email', fe_type: 'text', fe_is_required: true },
       { fe_title: 'First name', fe_name: 'first_name', fe_type: 'text', fe_is_required: true },
       { fe_title: 'Last name', fe_name: 'last_name', fe_type: 'text', fe_is_required: true },
-      ...FORM_ELEMENT_TYPES.filter((type) => type !== 'text').map((type) => ({ fe_title: type.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()), fe_name: type, fe_type: type })),
-    ].map((e, i) => ({ fe_accountid: a, fe_formid: registration.f_id, fe_order: i, fe_is_required: false, fe_listid: listFor[e.fe_type] ?? null, fe_options: options[e.fe_type] ?? null, ...e }));
+      ...FORM_ELEMENT_TYPES.filter((type) => type !== 'text').map((type) => ({
+        fe_title: type.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()),
+        fe_name: type,
+        fe_type: type,
+      })),
+    ].map((e, i) => ({
+      fe_accountid: a,
+      fe_formid: registration.f_id,
+      fe_order: i,
+      fe_is_required: false,
+      fe_listid: listFor[e.fe_type] ?? null,
+      fe_options: options[e.fe_type] ?? null,
+      ...e,
+    }));
     await trx('form_elements').insert(elements);
 
     const [booth] = await trx('forms').insert({ f_accountid: a, f_title: 'Booth conversation', f_name: 'booth' }).returning('f_id');
@@ -73,19 +106,53 @@ export async function seed(knex: Knex): Promise<void> {
 
     const owner = await trx('account_users').where({ au_accountid: a }).orderBy('au_created_at').first('au_userid');
     const [spring] = await trx('events')
-      .insert({ ev_accountid: a, ev_title: 'Spring Expo', ev_name: 'spring-expo', ev_access_type: 'open', ev_start_date: day(-1), ev_end_date: day(2), ev_ownerid: owner?.au_userid ?? null, ev_registration_formid: registration.f_id })
+      .insert({
+        ev_accountid: a,
+        ev_title: 'Spring Expo',
+        ev_name: 'spring-expo',
+        ev_access_type: 'open',
+        ev_start_date: day(-1),
+        ev_end_date: day(2),
+        ev_ownerid: owner?.au_userid ?? null,
+        ev_registration_formid: registration.f_id,
+      })
       .returning('ev_id');
     const [summit] = await trx('events')
-      .insert({ ev_accountid: a, ev_title: 'Partner Summit', ev_name: 'partner-summit', ev_access_type: 'restricted', ev_access_code: 'PARTNER', ev_start_date: day(30), ev_end_date: day(32), ev_registration_formid: registration.f_id })
+      .insert({
+        ev_accountid: a,
+        ev_title: 'Partner Summit',
+        ev_name: 'partner-summit',
+        ev_access_type: 'restricted',
+        ev_access_code: 'PARTNER',
+        ev_start_date: day(30),
+        ev_end_date: day(32),
+        ev_registration_formid: registration.f_id,
+      })
       .returning('ev_id');
     await trx('event_forms').insert([
       { ef_accountid: a, ef_eventid: spring.ev_id, ef_formid: registration.f_id, ef_order: 0 },
       { ef_accountid: a, ef_eventid: spring.ev_id, ef_formid: booth.f_id, ef_order: 1 },
       { ef_accountid: a, ef_eventid: summit.ev_id, ef_formid: booth.f_id, ef_order: 0 },
     ]);
-    await trx('form_styles').insert({ st_accountid: a, st_title: 'Spring Expo style', st_eventid: spring.ev_id, st_form_title: 'Register for Spring Expo', st_thanks_title: 'See you at Spring Expo!', st_external_url_title: 'Visit the expo site', st_external_url: 'https://example.com/spring-expo' });
+    await trx('form_styles').insert({
+      st_accountid: a,
+      st_title: 'Spring Expo style',
+      st_eventid: spring.ev_id,
+      st_form_title: 'Register for Spring Expo',
+      st_thanks_title: 'See you at Spring Expo!',
+      st_external_url_title: 'Visit the expo site',
+      st_external_url: 'https://example.com/spring-expo',
+    });
     const [integration] = await trx('integrations')
-      .insert({ in_accountid: a, in_title: 'Fake badge provider', in_name: 'fake-badges', in_type: 'badge_scan', in_api_url: FAKE_PROVIDER_URL, in_key: null, in_secret: FAKE_BADGE_SECRET })
+      .insert({
+        in_accountid: a,
+        in_title: 'Fake badge provider',
+        in_name: 'fake-badges',
+        in_type: 'badge_scan',
+        in_api_url: FAKE_PROVIDER_URL,
+        in_key: null,
+        in_secret: FAKE_BADGE_SECRET,
+      })
       .returning('in_id');
     await trx('event_integrations').insert({ ei_accountid: a, ei_eventid: spring.ev_id, ei_integrationid: integration.in_id, ei_external_event_id: 'SPRING' });
     await trx('mail_templates').insert({

@@ -40,12 +40,7 @@ function route(lazyKeys, m = manifest, entry = entryKey) {
 }
 
 const lazy = (name) => Object.keys(manifest).filter((k) => k.endsWith(name));
-const consoleShell = () => [
-  ...lazy('src/AdminApp.tsx'),
-  ...lazy('src/console/ConsoleRoutes.tsx'),
-  ...lazy('src/console/ConsoleMenu.tsx'),
-  ...lazy('src/i18n/console/en.ts'),
-];
+const consoleShell = () => [...lazy('src/AdminApp.tsx'), ...lazy('src/console/ConsoleRoutes.tsx'), ...lazy('src/console/ConsoleMenu.tsx'), ...lazy('src/i18n/console/en.ts')];
 const routes = {
   '/login': route(lazy('src/public/LoginPage.tsx')),
   '/users/verify/:token': route(lazy('src/public/VerifyPage.tsx')),
@@ -65,7 +60,11 @@ const routes = {
 };
 if (publicForm) {
   // the console's preview of a form style (and the registration page to come): its entry's static imports
-  routes['/preview/form-styles/…'] = route([], publicForm, Object.keys(publicForm).find((k) => publicForm[k].isEntry));
+  routes['/preview/form-styles/…'] = route(
+    [],
+    publicForm,
+    Object.keys(publicForm).find((k) => publicForm[k].isEntry),
+  );
 }
 const all = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js'));
 const largest = all.map((f) => ({ file: f, ...size(`assets/${f}`) })).sort((a, b) => b.min - a.min)[0];

@@ -49,8 +49,12 @@ export const layersHooks: ConsoleHooks = {
   async prepare(trx, data, req, existing) {
     if (existing) return;
     const accountId = accountOf(req);
-    const slide = await scoped(trx, slides, accountId).where('sl_id', data.ly_slideid as string).first('sl_carouselid');
-    const variant = await scoped(trx, variants, accountId).where('v_id', data.ly_variantid as string).first('v_carouselid');
+    const slide = await scoped(trx, slides, accountId)
+      .where('sl_id', data.ly_slideid as string)
+      .first('sl_carouselid');
+    const variant = await scoped(trx, variants, accountId)
+      .where('v_id', data.ly_variantid as string)
+      .first('v_carouselid');
     if (!slide || !variant || slide.sl_carouselid !== variant.v_carouselid) throw invalid(layers, { ly_variantid: 'error_layer_variant_invalid' });
   },
 };
@@ -70,9 +74,15 @@ async function parentOf(db: Knex | Knex.Transaction, decl: ResourceDeclaration, 
  * carousels). PUT names the complete new set in order (may be empty); every id must be the account's (400 with the
  * field otherwise); one transaction; answers the ids in order.
  */
-function orderedItemsRoutes(router: Router, o: { path: string; parent: ResourceDeclaration; child: ResourceDeclaration; table: string; parentColumn: string; childColumn: string; orderColumn: string; group: string }): void {
+function orderedItemsRoutes(
+  router: Router,
+  o: { path: string; parent: ResourceDeclaration; child: ResourceDeclaration; table: string; parentColumn: string; childColumn: string; orderColumn: string; group: string },
+): void {
   const read = (db: Knex | Knex.Transaction, parentId: string) =>
-    db(o.table).where(o.parentColumn, parentId).orderBy([{ column: o.orderColumn }, { column: o.childColumn }]).pluck(o.childColumn);
+    db(o.table)
+      .where(o.parentColumn, parentId)
+      .orderBy([{ column: o.orderColumn }, { column: o.childColumn }])
+      .pluck(o.childColumn);
   router.get(`/:id/${o.path}`, requirePermission(o.group, 'read'), async (req, res) => {
     const parent = await parentOf(ctx(req).db, o.parent, req);
     res.json({ ids: await read(ctx(req).db, String(parent[o.parent.primaryKey])) });
@@ -90,7 +100,9 @@ function orderedItemsRoutes(router: Router, o: { path: string; parent: ResourceD
       }
       await trx(o.table).where(o.parentColumn, parentId).del();
       if (ids.length) await trx(o.table).insert(ids.map((id, i) => ({ [o.parentColumn]: parentId, [o.childColumn]: id, [o.orderColumn]: i })));
-      await scoped(trx, o.parent, accountId).where(o.parent.primaryKey, parentId).update({ [o.parent.primaryKey.replace(/_id$/, '_updated_at')]: trx.fn.now() });
+      await scoped(trx, o.parent, accountId)
+        .where(o.parent.primaryKey, parentId)
+        .update({ [o.parent.primaryKey.replace(/_id$/, '_updated_at')]: trx.fn.now() });
       return read(trx, parentId);
     });
     res.json({ ids: out });
@@ -98,11 +110,29 @@ function orderedItemsRoutes(router: Router, o: { path: string; parent: ResourceD
 }
 
 export function collectionsRoutes(router: Router): void {
-  orderedItemsRoutes(router, { path: 'assets', parent: collections, child: assets, table: 'collection_assets', parentColumn: 'ca_collectionid', childColumn: 'ca_assetid', orderColumn: 'ca_order', group: 'account_assets' });
+  orderedItemsRoutes(router, {
+    path: 'assets',
+    parent: collections,
+    child: assets,
+    table: 'collection_assets',
+    parentColumn: 'ca_collectionid',
+    childColumn: 'ca_assetid',
+    orderColumn: 'ca_order',
+    group: 'account_assets',
+  });
 }
 
 export function carouselGroupsRoutes(router: Router): void {
-  orderedItemsRoutes(router, { path: 'items', parent: carouselGroups, child: carousels, table: 'carousel_group_items', parentColumn: 'gi_groupid', childColumn: 'gi_carouselid', orderColumn: 'gi_order', group: 'account_carousels' });
+  orderedItemsRoutes(router, {
+    path: 'items',
+    parent: carouselGroups,
+    child: carousels,
+    table: 'carousel_group_items',
+    parentColumn: 'gi_groupid',
+    childColumn: 'gi_carouselid',
+    orderColumn: 'gi_order',
+    group: 'account_carousels',
+  });
 }
 
 /** GET /carousels/{id}/graph: the carousel with its variants, slides in order, layers per variant and their assets (the editor). */
@@ -132,6 +162,14 @@ export function carouselManifestRoute(router: Router): void {
     const { db } = ctx(req);
     if (!(await scoped(db, carousels, accountId).where('c_id', id.toLowerCase()).first('c_id'))) throw notFound();
     const settings = await db('account_settings').where('ls_accountid', accountId).first('ls_local_server_url');
-    res.json({ code: null, code_title: null, account_id: accountId, group: null, preview: true, ...(await carouselsManifest(db, accountId, [id.toLowerCase()], null)), local_server_url: settings?.ls_local_server_url ?? null });
+    res.json({
+      code: null,
+      code_title: null,
+      account_id: accountId,
+      group: null,
+      preview: true,
+      ...(await carouselsManifest(db, accountId, [id.toLowerCase()], null)),
+      local_server_url: settings?.ls_local_server_url ?? null,
+    });
   });
 }

@@ -41,7 +41,13 @@ export function checkRecord(decl: ResourceDeclaration, record: Row): void {
  * unknown parent), any other reference 400 with the field. References to resources not registered (yet) or not
  * account-scoped are left to the resource's hooks.
  */
-export async function checkReferences(trx: Knex.Transaction, decl: ResourceDeclaration, data: Row, accountId: string, registry: (name: string) => ResourceDeclaration | undefined): Promise<void> {
+export async function checkReferences(
+  trx: Knex.Transaction,
+  decl: ResourceDeclaration,
+  data: Row,
+  accountId: string,
+  registry: (name: string) => ResourceDeclaration | undefined,
+): Promise<void> {
   const errors: Record<string, string> = {};
   for (const [field, meta] of fieldsOf(decl)) {
     if ((meta.kind !== 'reference' && meta.kind !== 'asset') || !meta.reference) continue;
@@ -117,11 +123,15 @@ export function consoleAdapter(decl: ResourceDeclaration, hooks: ConsoleHooks, r
         await checkReferences(trx, decl, data, accountId, registry);
         await hooks.prepare?.(trx, data, req);
         if (decl.order && (data[decl.order.field] === undefined || data[decl.order.field] === null)) {
-          const last = await parentWhere(scoped(trx, decl, accountId), decl, data).max({ n: decl.order.field }).first();
+          const last = await parentWhere(scoped(trx, decl, accountId), decl, data)
+            .max({ n: decl.order.field })
+            .first();
           data[decl.order.field] = last?.n === null || last?.n === undefined ? 0 : Number(last.n) + 1;
         }
         return withConflicts(async () => {
-          const [row] = await trx(table).insert({ ...data, [decl.accountKey!]: accountId }).returning([pk]);
+          const [row] = await trx(table)
+            .insert({ ...data, [decl.accountKey!]: accountId })
+            .returning([pk]);
           return row[pk] as string;
         });
       }),
@@ -133,7 +143,11 @@ export function consoleAdapter(decl: ResourceDeclaration, hooks: ConsoleHooks, r
         await checkReferences(trx, decl, data, accountId, registry);
         await hooks.prepare?.(trx, data, req, existing);
         if (!Object.keys(data).length) return;
-        await withConflicts(() => scoped(trx, decl, accountId).where(pk, id).update({ ...data, [`${prefix}_updated_at`]: trx.fn.now() }));
+        await withConflicts(() =>
+          scoped(trx, decl, accountId)
+            .where(pk, id)
+            .update({ ...data, [`${prefix}_updated_at`]: trx.fn.now() }),
+        );
       }),
     remove:
       hooks.remove ??

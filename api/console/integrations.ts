@@ -49,7 +49,11 @@ export function integrationsRoutes(router: Router): void {
     const integration = await scoped(db, integrations, accountOf(req)).where('in_id', id).first('in_api_url', 'in_key', 'in_secret');
     if (!integration) throw notFound();
     const { code, event } = validate(testBody, req.body);
-    const result = await badgeScan(integration, { event: event ?? null, code }, { allowPrivate: config.integrationsAllowPrivate, timeoutMs: config.badgeScanTimeoutMs, ca: config.integrationsCa });
+    const result = await badgeScan(
+      integration,
+      { event: event ?? null, code },
+      { allowPrivate: config.integrationsAllowPrivate, timeoutMs: config.badgeScanTimeoutMs, ca: config.integrationsCa },
+    );
     res.json(result);
   });
 }

@@ -5,16 +5,7 @@ import { ApiError, notFound } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
 import { scoped } from '../models/scope.js';
 import { hashToken } from '../services/tokens.js';
-import {
-  expireStale,
-  inviteAlreadyExists,
-  inviteExpiry,
-  isMember,
-  isPendingConflict,
-  mailInvite,
-  memberAlreadyExists,
-  newInviteToken,
-} from '../services/invites.js';
+import { expireStale, inviteAlreadyExists, inviteExpiry, isMember, isPendingConflict, mailInvite, memberAlreadyExists, newInviteToken } from '../services/invites.js';
 import { accountOf, type ConsoleHooks } from './generic.js';
 import { assertMayGrant } from './members.js';
 import { isUuid } from '../../resources/fields.js';
@@ -89,7 +80,9 @@ export const invitesHooks: ConsoleHooks = {
     if (existing.iv_status === 'accepted' || existing.iv_status === 'revoked') throw inviteClosed();
     if (data.iv_role !== undefined && data.iv_role !== existing.iv_role) await assertMayGrant(req, data.iv_role, { field: 'iv_role', change: true });
     if (!Object.keys(data).length) return;
-    await scoped(trx, invites, accountOf(req)).where('iv_id', id).update({ ...data, iv_updated_at: trx.fn.now() });
+    await scoped(trx, invites, accountOf(req))
+      .where('iv_id', id)
+      .update({ ...data, iv_updated_at: trx.fn.now() });
   },
 
   async remove(trx, id, req, existing) {
@@ -139,7 +132,9 @@ async function resend(req: Request): Promise<Row> {
     await mailInvite(app, app.db, req.account!, { ...invite, iv_expires_at: expires }, token, req.user!);
   } catch (err) {
     // Back as it was (matched on the new token: nothing else has touched it then).
-    await scoped(app.db, invites, accountId).where({ iv_id: id, iv_token_hash: hashToken(token) }).update(before);
+    await scoped(app.db, invites, accountId)
+      .where({ iv_id: id, iv_token_hash: hashToken(token) })
+      .update(before);
     throw err;
   }
   return inviteRecord(app.db, accountId, id);

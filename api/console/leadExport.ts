@@ -85,7 +85,12 @@ function elementColumns(graphs: FormGraph[]): { header: string; name: string; fo
 const graphsOf = (g: { forms: FormGraph[]; registration?: FormGraph }) => (g.registration ? [...g.forms, g.registration] : g.forms);
 
 function safeFilename(name: string): string {
-  return name.replace(/[^a-z0-9_-]+/gi, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'leads';
+  return (
+    name
+      .replace(/[^a-z0-9_-]+/gi, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'leads'
+  );
 }
 
 interface ExportSpec {

@@ -33,9 +33,13 @@ function serialize(row: Row): Row {
 
 /** The declared image type (415 file_type_not_allowed for anything but JPEG, PNG or WebP). */
 function declaredType(req: Request): string {
-  const raw = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const raw = String(req.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
   const type = ALIASES[raw] ?? raw;
-  if (!(LEAD_FILE_TYPES as readonly string[]).includes(type)) throw new ApiError(415, 'file_type_not_allowed', 'A card photo must be a JPEG, PNG or WebP image (Content-Type image/jpeg, image/png or image/webp)');
+  if (!(LEAD_FILE_TYPES as readonly string[]).includes(type))
+    throw new ApiError(415, 'file_type_not_allowed', 'A card photo must be a JPEG, PNG or WebP image (Content-Type image/jpeg, image/png or image/webp)');
   return type;
 }
 
@@ -211,8 +215,15 @@ export async function deletePhotosOf(trx: Knex.Transaction, fileIds: (string | n
 export async function sweepOrphanPhotos(app: AppContext): Promise<number> {
   const { db } = app;
   const orphan = (q: Knex.QueryBuilder) =>
-    q.whereNotExists((sub) => sub.select(db.raw('1')).from('leads').where((w) => w.whereRaw('leads.ld_front_fileid = lead_files.lf_id').orWhereRaw('leads.ld_back_fileid = lead_files.lf_id')));
-  const ids: string[] = await orphan(db('lead_files').where('lf_created_at', '<', new Date(Date.now() - ORPHAN_PHOTO_GRACE_MS))).limit(SWEEP_BATCH).pluck('lf_id');
+    q.whereNotExists((sub) =>
+      sub
+        .select(db.raw('1'))
+        .from('leads')
+        .where((w) => w.whereRaw('leads.ld_front_fileid = lead_files.lf_id').orWhereRaw('leads.ld_back_fileid = lead_files.lf_id')),
+    );
+  const ids: string[] = await orphan(db('lead_files').where('lf_created_at', '<', new Date(Date.now() - ORPHAN_PHOTO_GRACE_MS)))
+    .limit(SWEEP_BATCH)
+    .pluck('lf_id');
   if (!ids.length) return 0;
   // The condition again in the delete: a lead that names a photo in between keeps it.
   const stale: { lf_id: string; lf_path: string }[] = await orphan(db('lead_files').whereIn('lf_id', ids)).del().returning(['lf_id', 'lf_path']);

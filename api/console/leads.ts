@@ -92,8 +92,7 @@ function capturedAt(value: unknown): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/i.exec(v);
   // A calendar date that exists (JavaScript would read 2026-02-30 as 2 March).
   const day = m && new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
-  if (!m || !day || day.getUTCMonth() !== +m[2] - 1 || day.getUTCDate() !== +m[3] || Number.isNaN(at.getTime()))
-    throw invalid(leads, { ld_captured_at: 'error_date_invalid' });
+  if (!m || !day || day.getUTCMonth() !== +m[2] - 1 || day.getUTCDate() !== +m[3] || Number.isNaN(at.getTime())) throw invalid(leads, { ld_captured_at: 'error_date_invalid' });
   const now = Date.now();
   if (at.getTime() > now + CAPTURED_AT_FUTURE_MS || at.getUTCFullYear() < CAPTURED_AT_EARLIEST_YEAR) return new Date(now).toISOString();
   return at.toISOString();
@@ -131,7 +130,10 @@ async function graphOf(trx: Knex.Transaction, accountId: string, eventId: string
 export const leadsHooks: ConsoleHooks = {
   serialize(row) {
     const out = { ...row };
-    for (const [field, url] of [['ld_front_fileid', 'ld_front_url'], ['ld_back_fileid', 'ld_back_url']] as const)
+    for (const [field, url] of [
+      ['ld_front_fileid', 'ld_front_url'],
+      ['ld_back_fileid', 'ld_back_url'],
+    ] as const)
       out[url] = row[field] ? leadFileUrl(String(row.ld_accountid), String(row[field])) : null;
     return out;
   },
@@ -145,7 +147,12 @@ export const leadsHooks: ConsoleHooks = {
 
   async create(trx, data, req) {
     const accountId = accountOf(req);
-    const firstOf = async () => (data.ld_client_id ? await scoped(trx, leads, accountId).where('ld_client_id', data.ld_client_id as string).first('ld_id') : undefined);
+    const firstOf = async () =>
+      data.ld_client_id
+        ? await scoped(trx, leads, accountId)
+            .where('ld_client_id', data.ld_client_id as string)
+            .first('ld_id')
+        : undefined;
     // A device's retry answers the first lead, whatever this body says.
     const first = await firstOf();
     if (first) return { id: first.ld_id as string, existing: true };

@@ -68,8 +68,7 @@ export const listItemsHooks: ConsoleHooks = {
     const parent = await scoped(trx, listItems, accountId).where('li_id', String(parentId)).first('li_listid');
     if (!parent || parent.li_listid !== listId) throw new ApiError(400, 'validation_failed', 'The parent is not an item of this list', { li_parentid: 'error_reference_invalid' });
     const above = await ancestry(trx, accountId, String(parentId));
-    if (existing && above.includes(String(existing.li_id)))
-      throw new ApiError(400, 'list_import_cycle', 'An item cannot hang below itself', { li_parentid: 'error_list_cycle' });
+    if (existing && above.includes(String(existing.li_id))) throw new ApiError(400, 'list_import_cycle', 'An item cannot hang below itself', { li_parentid: 'error_list_cycle' });
     const below = existing ? await heightBelow(trx, accountId, String(existing.li_id)) : 0;
     if (above.length + 1 + below > LIST_MAX_DEPTH)
       throw new ApiError(400, 'list_import_too_deep', `A list is at most ${LIST_MAX_DEPTH} levels deep`, { li_parentid: 'error_list_too_deep' });

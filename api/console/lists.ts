@@ -12,7 +12,7 @@ import { importListItems, LIST_IMPORT_MAX_ROWS, parseListImport, type ImportForm
 import { accountOf } from './generic.js';
 import { isUuid } from '../../resources/fields.js';
 import { lists } from '../../resources/lists.js';
-import { buildListTree, listItems, walkListTree, type ListItemRow } from '../../resources/listItems.js';
+import { buildListTree, walkListTree, type ListItemRow } from '../../resources/listItems.js';
 
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/comma-separated-values', 'application/vnd.ms-excel'];
 
@@ -102,8 +102,7 @@ export function listsRoutes(router: Router): void {
         throw new ApiError(400, 'list_import_too_many_rows', `A file may hold at most ${LIST_IMPORT_MAX_ROWS} items`, { file: 'error_list_import_too_many_rows' });
       const result = await importListItems(ctx(req).db, accountOf(req), list.l_id, parsed);
       if (!result) throw notFound();
-      if (result.missingColumns?.length)
-        throw new ApiError(400, 'list_import_missing_columns', 'The file has no title column', { file: 'error_list_import_columns' });
+      if (result.missingColumns?.length) throw new ApiError(400, 'list_import_missing_columns', 'The file has no title column', { file: 'error_list_import_columns' });
       if (result.rows === 0) throw new ApiError(400, 'list_import_empty', 'The file has no items to import', { file: 'error_list_import_empty' });
       if (!result.ok) {
         const n = result.errors.length;

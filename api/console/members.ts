@@ -35,12 +35,12 @@ function assertNotAbove(req: Request, member: Row): void {
 /** The three user fields live on the user (shared by every account it belongs to): account_users update, and never of a user above the caller. */
 async function updateUser(trx: Knex.Transaction, req: Request, existing: Row, changes: [UserField, unknown][]): Promise<void> {
   const fieldsOf = (key: string) => Object.fromEntries(changes.map(([k]) => [k, key]));
-  if (!(await ctx(req).permissions.can(req.accountRole, 'account_users', 'update')))
-    throw new ApiError(403, 'forbidden', 'You may not edit the user', fieldsOf('error_forbidden'));
+  if (!(await ctx(req).permissions.can(req.accountRole, 'account_users', 'update'))) throw new ApiError(403, 'forbidden', 'You may not edit the user', fieldsOf('error_forbidden'));
   // A platform user (root, superadmin, admin) is not edited from an account below them: its e-mail is its sign-in.
-  const user = await trx('users').where('u_id', existing.au_userid as string).first('u_role');
-  if (rank(user?.u_role) > rank(req.accountRole))
-    throw new ApiError(403, 'forbidden', 'You cannot change a user whose role is above your own', fieldsOf('error_member_above_own'));
+  const user = await trx('users')
+    .where('u_id', existing.au_userid as string)
+    .first('u_role');
+  if (rank(user?.u_role) > rank(req.accountRole)) throw new ApiError(403, 'forbidden', 'You cannot change a user whose role is above your own', fieldsOf('error_member_above_own'));
   const patch = Object.fromEntries(changes);
   if ('u_email' in patch) {
     if (typeof patch.u_email !== 'string' || patch.u_email === '') throw new ApiError(400, 'validation_failed', 'Please enter an email', { u_email: 'error_email_required' });
@@ -48,7 +48,11 @@ async function updateUser(trx: Knex.Transaction, req: Request, existing: Row, ch
   }
   // Names may be cleared; a null name is stored as '' like the user form does.
   for (const k of ['u_first_name', 'u_last_name'] as const) if (k in patch && patch[k] === null) patch[k] = '';
-  await emailWrite(trx('users').where('u_id', existing.au_userid as string).update({ ...patch, u_updated_at: trx.fn.now() }));
+  await emailWrite(
+    trx('users')
+      .where('u_id', existing.au_userid as string)
+      .update({ ...patch, u_updated_at: trx.fn.now() }),
+  );
 }
 
 /**
@@ -65,15 +69,16 @@ export const membersHooks: ConsoleHooks = {
   async create(trx, data, req) {
     if (req.user!.u_role !== 'root') throw new ApiError(403, 'forbidden', 'Members join through invites', { au_userid: 'error_members_join_by_invite' });
     await assertMayGrant(req, data.au_role);
-    const user = await trx('users').where('u_id', data.au_userid as string).first('u_id');
+    const user = await trx('users')
+      .where('u_id', data.au_userid as string)
+      .first('u_id');
     if (!user) throw new ApiError(400, 'validation_failed', 'The user does not exist', { au_userid: 'error_user_not_found' });
     const inserted = await trx('account_users')
       .insert({ au_userid: data.au_userid, au_role: data.au_role, au_external_id: data.au_external_id ?? null, au_accountid: accountOf(req) })
       .onConflict(['au_accountid', 'au_userid'])
       .ignore()
       .returning(['au_id']);
-    if (!inserted.length)
-      throw new ApiError(409, 'member_already_exists', 'A member with the same email address already exists', { au_userid: 'error_member_already_exists' });
+    if (!inserted.length) throw new ApiError(409, 'member_already_exists', 'A member with the same email address already exists', { au_userid: 'error_member_already_exists' });
     return inserted[0].au_id;
   },
 
@@ -89,7 +94,10 @@ export const membersHooks: ConsoleHooks = {
     assertNotAbove(req, existing);
     if (own.au_role !== undefined) await assertMayGrant(req, own.au_role, { change: true });
     if (userChanges.length) await updateUser(trx, req, existing, userChanges);
-    if (Object.keys(own).length) await scoped(trx, members, accountOf(req)).where('au_id', id).update({ ...own, au_updated_at: trx.fn.now() });
+    if (Object.keys(own).length)
+      await scoped(trx, members, accountOf(req))
+        .where('au_id', id)
+        .update({ ...own, au_updated_at: trx.fn.now() });
   },
 
   async remove(trx, id, req, existing) {

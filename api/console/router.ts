@@ -36,11 +36,16 @@ function reorder(decl: ResourceDeclaration, serialize: (row: Row) => Row): Reque
     const ids = validate(orderBody, req.body).ids.map((i: string) => i.toLowerCase());
     const accountId = accountOf(req);
     const rows = await ctx(req).db.transaction(async (trx) => {
-      const found: Row[] = await scoped(trx, decl, accountId).whereIn(pk, ids).select(pk, ...order.parent).forUpdate();
+      const found: Row[] = await scoped(trx, decl, accountId)
+        .whereIn(pk, ids)
+        .select(pk, ...order.parent)
+        .forUpdate();
       if (found.length !== ids.length) throw notFound('A record of the list does not exist');
       const parentKey = (r: Row) => order.parent.map((c) => String(r[c] ?? '')).join('|');
       if (new Set(found.map(parentKey)).size !== 1) throw new ApiError(400, 'order_invalid', 'The records belong to different parents', { ids: 'error_order_parents' });
-      const siblings = await parentWhere(scoped(trx, decl, accountId), decl, found[0]).count({ n: '*' }).first();
+      const siblings = await parentWhere(scoped(trx, decl, accountId), decl, found[0])
+        .count({ n: '*' })
+        .first();
       if (Number(siblings?.n ?? 0) !== ids.length) throw new ApiError(400, 'order_invalid', 'Give every record of the parent, each once', { ids: 'error_order_incomplete' });
       const cases = ids.map(() => 'when ? then ?::integer').join(' ');
       const bindings = ids.flatMap((id, i) => [id, i]);

@@ -53,10 +53,7 @@ async function leadsByDate(db: Db, r: Range, unit: 'day' | 'week'): Promise<Stat
         from generate_series(date_trunc('${unit}', ?::timestamp), ?::timestamp, ${step}) as series(bucket)) as buckets`,
     [r.from, r.to, r.from, r.to],
   );
-  const count = scoped(db, leads, r.accountId)
-    .count('*')
-    .where('leads.ld_captured_at', '>=', db.ref('buckets.lo'))
-    .where('leads.ld_captured_at', '<', db.ref('buckets.hi'));
+  const count = scoped(db, leads, r.accountId).count('*').where('leads.ld_captured_at', '>=', db.ref('buckets.lo')).where('leads.ld_captured_at', '<', db.ref('buckets.hi'));
   const rows: { key: string; n: number }[] = await db
     .select(db.raw(`to_char(buckets.bucket, 'YYYY-MM-DD') as key`), db.raw('(?)::integer as n', [count]))
     .from(buckets)
@@ -91,11 +88,7 @@ async function leadsByOwner(db: Db, r: Range): Promise<StatRow[]> {
   const rows: { key: string | null; label: string | null; n: number | string }[] = await db
     .from(counts.as('counts'))
     .leftJoin('users', 'users.u_id', 'counts.ld_ownerid')
-    .select(
-      'counts.ld_ownerid as key',
-      db.raw(`coalesce(nullif(trim(concat_ws(' ', users.u_first_name, users.u_last_name)), ''), users.u_email) as label`),
-      'counts.n',
-    )
+    .select('counts.ld_ownerid as key', db.raw(`coalesce(nullif(trim(concat_ws(' ', users.u_first_name, users.u_last_name)), ''), users.u_email) as label`), 'counts.n')
     .orderBy([{ column: 'counts.n', order: 'desc' }, { column: 'label' }, { column: 'counts.ld_ownerid' }]);
   return rows.map((row) => ({ key: row.key, label: row.label, count: Number(row.n) }));
 }
@@ -145,7 +138,9 @@ const playRow = (row: PlayRow): StatRow => ({ key: row.key, label: row.label, pl
  */
 export async function playStats(db: Db, r: Range, group: PlayStatGroup): Promise<StatRow[]> {
   if (group === 'day' || group === 'week') {
-    const counts = playedIn(db, r).select(db.raw(`date_trunc('${group}', pe_at at time zone 'UTC') as bucket`), db.raw(PLAY_MEASURES)).groupBy('bucket');
+    const counts = playedIn(db, r)
+      .select(db.raw(`date_trunc('${group}', pe_at at time zone 'UTC') as bucket`), db.raw(PLAY_MEASURES))
+      .groupBy('bucket');
     const rows: PlayRow[] = await db
       .select(db.raw(`to_char(series.bucket, 'YYYY-MM-DD') as key`), db.raw(`to_char(series.bucket, 'YYYY-MM-DD') as label`))
       .select(db.raw('coalesce(counts.plays, 0) as plays, coalesce(counts.hotspot_taps, 0) as hotspot_taps, coalesce(counts.qr_shows, 0) as qr_shows'))
@@ -154,7 +149,11 @@ export async function playStats(db: Db, r: Range, group: PlayStatGroup): Promise
       .orderBy('series.bucket');
     return rows.map(playRow);
   }
-  const by = { carousel: ['pe_carouselid', 'carousels', 'c_id', 'c_title'], slide: ['pe_slideid', 'slides', 'sl_id', 'sl_title'], code: ['pe_codeid', 'carousel_codes', 'cc_id', "coalesce(nullif(cc_title, ''), cc_code)"] }[group];
+  const by = {
+    carousel: ['pe_carouselid', 'carousels', 'c_id', 'c_title'],
+    slide: ['pe_slideid', 'slides', 'sl_id', 'sl_title'],
+    code: ['pe_codeid', 'carousel_codes', 'cc_id', "coalesce(nullif(cc_title, ''), cc_code)"],
+  }[group];
   const [column, table, key, label] = by;
   const counts = playedIn(db, r).select(`${column} as key`, db.raw(PLAY_MEASURES)).groupBy(column);
   const rows: PlayRow[] = await db
@@ -165,8 +164,7 @@ export async function playStats(db: Db, r: Range, group: PlayStatGroup): Promise
   return rows.map(playRow);
 }
 
-const totalsOf = (kind: StatKind, rows: StatRow[]) =>
-  Object.fromEntries(STAT_MEASURES[kind].map((m) => [m, rows.reduce((sum, row) => sum + (Number(row[m]) || 0), 0)]));
+const totalsOf = (kind: StatKind, rows: StatRow[]) => Object.fromEntries(STAT_MEASURES[kind].map((m) => [m, rows.reduce((sum, row) => sum + (Number(row[m]) || 0), 0)]));
 
 /** The same rows as CSV: a header, then one line per row; UTF-8 with a BOM, cells neutralised like every export. */
 function sendCsv(res: Response, answer: StatsAnswer): void {
@@ -197,7 +195,13 @@ function statsHandler(kind: StatKind, groups: readonly string[], rowsOf: (db: Db
 export function statsRouter(): Router {
   const router = Router({ mergeParams: true });
   router.use(requireUser, resolveAccount(), requirePermission('account_statistics', 'read'));
-  router.get('/leads', statsHandler('leads', LEAD_STAT_GROUPS, (db, r, g) => leadStats(db, r, g as LeadStatGroup)));
-  router.get('/plays', statsHandler('plays', PLAY_STAT_GROUPS, (db, r, g) => playStats(db, r, g as PlayStatGroup)));
+  router.get(
+    '/leads',
+    statsHandler('leads', LEAD_STAT_GROUPS, (db, r, g) => leadStats(db, r, g as LeadStatGroup)),
+  );
+  router.get(
+    '/plays',
+    statsHandler('plays', PLAY_STAT_GROUPS, (db, r, g) => playStats(db, r, g as PlayStatGroup)),
+  );
   return router;
 }

@@ -24,7 +24,9 @@ const SYNC_KEYS = ['as_id', 'as_name', 'as_title', 'as_type', 'as_size', 'as_sha
 export function syncRouter(): Router {
   const router = Router({ mergeParams: true });
   router.get('/manifest', async (req: Request, res: Response, next: NextFunction) => {
-    const code = String(req.headers['x-player-code'] ?? req.query.code ?? '').trim().toUpperCase();
+    const code = String(req.headers['x-player-code'] ?? req.query.code ?? '')
+      .trim()
+      .toUpperCase();
     if (!code) return next();
     const accountId = String(req.params.accountId).toLowerCase();
     const { db } = ctx(req);

@@ -53,12 +53,7 @@ export function parseListQuery(req: Request, decl: ResourceDeclaration, idColumn
   const query: ListQuery = { paged, start: 0, end: MAX_PAGE - 1, sort: decl.defaultSort, equals: {}, ranges: [] };
 
   if (range !== undefined) {
-    if (
-      !Array.isArray(range) ||
-      range.length !== 2 ||
-      !range.every((n) => Number.isSafeInteger(n) && n >= 0 && n <= MAX_OFFSET) ||
-      range[1] < range[0]
-    )
+    if (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isSafeInteger(n) && n >= 0 && n <= MAX_OFFSET) || range[1] < range[0])
       throw new ApiError(400, 'invalid_range', 'range must be [start, end] with 0 <= start <= end');
     if (range[1] - range[0] + 1 > MAX_PAGE) throw new ApiError(400, 'invalid_range', `A page holds at most ${MAX_PAGE} rows`);
     query.start = range[0];
@@ -232,7 +227,15 @@ export async function runList(
   /** The total: exact, or (with exactTotalUpTo, unless `exact`) exact up to the limit and estimated past it. */
   const count = async (exact = false): Promise<{ total: number; estimated: boolean }> => {
     if (!limit || exact) return { total: await exactCount(), estimated: false };
-    const bounded = await db.from(filtered().select(db.raw('1 as one')).limit(limit + 1).as('bounded')).count({ n: '*' }).first();
+    const bounded = await db
+      .from(
+        filtered()
+          .select(db.raw('1 as one'))
+          .limit(limit + 1)
+          .as('bounded'),
+      )
+      .count({ n: '*' })
+      .first();
     const n = Number((bounded as { n: string | number } | undefined)?.n ?? 0);
     if (n <= limit) return { total: n, estimated: false };
     return { total: Math.max(limit + 1, await estimateRows(db, filtered().select(db.raw('1 as one')))), estimated: true };
@@ -253,9 +256,11 @@ export async function runList(
       cached === undefined ? count() : Promise.resolve(undefined),
     ]);
     let result: { total: number; estimated: boolean };
-    if (rows.length > 0 && rows.length < size) result = { total: query.start + rows.length, estimated: false }; // the page ends the list: exact
+    if (rows.length > 0 && rows.length < size)
+      result = { total: query.start + rows.length, estimated: false }; // the page ends the list: exact
     else if (counted !== undefined && !(counted.estimated && rows.length === 0)) result = counted;
-    else if (cached !== undefined && cached >= query.start + rows.length && (rows.length > 0 || cached <= query.start)) result = { total: cached, estimated: totals.estimated(key) };
+    else if (cached !== undefined && cached >= query.start + rows.length && (rows.length > 0 || cached <= query.start))
+      result = { total: cached, estimated: totals.estimated(key) };
     else result = await count(rows.length === 0); // the cached total contradicts the page, or a page past an estimated end: recount
     // An estimate never says the list ends before what has been seen.
     if (result.estimated) result.total = Math.max(result.total, query.start + rows.length + 1);

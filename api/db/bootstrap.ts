@@ -15,9 +15,7 @@ export function pgliteDir(config: Config): string {
 
 /** `log` receives knex's own warnings (connection errors during an outage); default the console. */
 export function openDatabase(config: Config, log?: (message: string) => void): Knex {
-  return config.databaseUrl
-    ? createKnex({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax, log })
-    : createKnex({ pgliteDir: pgliteDir(config), log });
+  return config.databaseUrl ? createKnex({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax, log }) : createKnex({ pgliteDir: pgliteDir(config), log });
 }
 
 /**

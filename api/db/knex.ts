@@ -43,4 +43,3 @@ export function createKnex(target: DbTarget): Knex {
   // knex-pglite enforces its single connection; version lets knex use the PG fast paths.
   return knexFactory({ ...common, client: ClientPgLite as unknown as typeof Knex.Client, connection, version: '17' } as Knex.Config);
 }
-

@@ -23,7 +23,13 @@ export interface AccountTableOptions {
  * its index unless `accountIndex: false`), `<p>_created_at` and `<p>_updated_at` (timestamptz, now()); `columns` adds
  * the rest, including the helpers below that work on the table builder.
  */
-export async function createAccountTable(knex: Knex, table: string, prefix: string, columns: (t: Knex.CreateTableBuilder) => void, options: AccountTableOptions = {}): Promise<void> {
+export async function createAccountTable(
+  knex: Knex,
+  table: string,
+  prefix: string,
+  columns: (t: Knex.CreateTableBuilder) => void,
+  options: AccountTableOptions = {},
+): Promise<void> {
   await knex.schema.createTable(table, (t) => {
     t.uuid(`${prefix}_id`).primary().defaultTo(knex.raw('gen_random_uuid()'));
     t.uuid(`${prefix}_accountid`).notNullable().references('a_id').inTable('accounts').onDelete('CASCADE');

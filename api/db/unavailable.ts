@@ -5,7 +5,8 @@
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 // SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, crash, cannot connect now), 53300 (too many connections).
 const SQLSTATES = /^(08...|57P0[123]|53300)$/;
-const MESSAGES = /Connection terminated|Client has encountered a connection error|Connection ended unexpectedly|Timeout acquiring a connection|timeout exceeded when trying to connect|connect ECONNREFUSED|Client was closed and is not queryable/i;
+const MESSAGES =
+  /Connection terminated|Client has encountered a connection error|Connection ended unexpectedly|Timeout acquiring a connection|timeout exceeded when trying to connect|connect ECONNREFUSED|Client was closed and is not queryable/i;
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; name?: unknown; message?: unknown } | null;

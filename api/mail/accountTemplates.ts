@@ -8,7 +8,6 @@ import type { Role } from '../../resources/permissions.js';
 export { MAIL_TEMPLATE_VARIABLES, mailTemplateVariables };
 export type { MailTemplateSource };
 
-
 export interface RenderedAccountMail {
   subject: string;
   html: string;
@@ -64,7 +63,9 @@ function htmlFromText(text: string): string {
  */
 export function renderAccountTemplate(source: MailTemplateSource, vars: MailVars): RenderedAccountMail {
   const all: MailVars = { api_url: source.mt_api_url ?? '', asset_url: source.mt_asset_url ?? '', ...vars };
-  const subject = fill(source.mt_subject ?? '', all, false).replace(/[\r\n]+/g, ' ').trim();
+  const subject = fill(source.mt_subject ?? '', all, false)
+    .replace(/[\r\n]+/g, ' ')
+    .trim();
   const hasHtml = Boolean(source.mt_html?.trim());
   const hasText = Boolean(source.mt_text?.trim());
   let html: string;
@@ -111,8 +112,7 @@ const ROLE_NAMES: Record<Role, string> = { root: 'root', superadmin: 'superadmin
 export const roleName = (role: string) => ROLE_NAMES[role as Role] ?? role;
 
 /** A date and time in mails: "14 December 2026 at 10:00 UTC". */
-export const mailDateTime = (d: Date | string) =>
-  `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(d))} UTC`;
+export const mailDateTime = (d: Date | string) => `${new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(d))} UTC`;
 
 /** Sample values for a preview or a test mail: what the product would fill in, with made-up people. */
 export function sampleVars(
@@ -162,7 +162,16 @@ export async function sendAccountMail(
 ): Promise<SentMail> {
   const template = await templateFor(db, account.a_id, name);
   const mail = renderAccountTemplate(template, varsFor(name, { ...commonVars(app, account), ...vars }));
-  return app.mailer.sendMail({ to, subject: mail.subject, html: mail.html, text: mail.text, fromName: mail.fromName, replyTo: mail.replyTo, label: name, link: vars.link ?? undefined });
+  return app.mailer.sendMail({
+    to,
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text,
+    fromName: mail.fromName,
+    replyTo: mail.replyTo,
+    label: name,
+    link: vars.link ?? undefined,
+  });
 }
 
 export { isMailTemplateName };

@@ -48,9 +48,7 @@ export function mailVars(config: Config): Record<string, string> {
  */
 export function createMailer(config: Config, log: (m: string) => void): Mailer {
   const outbox = path.join(config.dataDir, 'outbox');
-  const transport = config.smtpUrl
-    ? nodemailer.createTransport(config.smtpUrl)
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   let seq = 0;
   const sender = parseMailbox(config.mailFrom);
   async function deliver(label: string, message: SendMailOptions & { to: string; subject: string }, link?: string): Promise<SentMail> {

@@ -12,14 +12,11 @@ export function isTemplate(name: string): name is TemplateName {
   return (TEMPLATES as readonly string[]).includes(name);
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** {{name}} is escaped for HTML, {{{name}}} is inserted as is (only used for the layout's body). */
 function fill(template: string, vars: Record<string, string>, html: boolean): string {
-  return template
-    .replace(/\{\{\{(\w+)\}\}\}/g, (_, k) => vars[k] ?? '')
-    .replace(/\{\{(\w+)\}\}/g, (_, k) => (html ? escapeHtml(vars[k] ?? '') : vars[k] ?? ''));
+  return template.replace(/\{\{\{(\w+)\}\}\}/g, (_, k) => vars[k] ?? '').replace(/\{\{(\w+)\}\}/g, (_, k) => (html ? escapeHtml(vars[k] ?? '') : (vars[k] ?? '')));
 }
 
 const cache = new Map<string, string>();

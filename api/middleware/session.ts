@@ -66,7 +66,8 @@ async function readSession(req: Request, res: Response): Promise<void> {
   let found = app.sessionCache.get(id);
   if (!found) {
     const epoch = app.sessionCache.currentEpoch();
-    const row = await app.db('sessions')
+    const row = await app
+      .db('sessions')
       .join('users', 'u_id', 's_userid')
       .where('s_id', id)
       .andWhere('s_expires_at', '>', app.db.fn.now())
@@ -96,10 +97,14 @@ async function readSession(req: Request, res: Response): Promise<void> {
     // Not awaited: the answer does not wait for the renewal, and a failed renewal only costs a later expiry.
     const renewed = new Date(Date.now() + SIGNED_IN_TTL_MS);
     app.sessionCache.renewed(id, renewed);
-    app.db('sessions').where('s_id', id).update({ s_expires_at: renewed }).then(
-      () => undefined,
-      (err: Error) => app.log(`session renewal failed: ${err.message}`),
-    );
+    app
+      .db('sessions')
+      .where('s_id', id)
+      .update({ s_expires_at: renewed })
+      .then(
+        () => undefined,
+        (err: Error) => app.log(`session renewal failed: ${err.message}`),
+      );
     res.cookie(SESSION_COOKIE, token, cookieOptions(app.config, SIGNED_IN_TTL_MS));
   }
 }

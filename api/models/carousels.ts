@@ -24,7 +24,8 @@ export interface GraphColumns {
   layers: readonly string[];
 }
 
-const withKeys = (table: string, columns: readonly string[] | undefined, keys: string[]) => (columns ? [...new Set([...keys, ...columns])].map((c) => `${table}.${c}`) : [`${table}.*`]);
+const withKeys = (table: string, columns: readonly string[] | undefined, keys: string[]) =>
+  columns ? [...new Set([...keys, ...columns])].map((c) => `${table}.${c}`) : [`${table}.*`];
 
 /**
  * Carousels with their variants, slides in order and every slide's layers per variant: four queries however many
@@ -35,7 +36,9 @@ export async function carouselGraphs(db: Knex, accountId: string, carouselIds: s
   const out = new Map<string, CarouselGraph>();
   if (!carouselIds.length) return out;
   const [carouselRows, variantRows, slideRows, layerRows] = await Promise.all([
-    scoped(db, carousels, accountId).whereIn('c_id', carouselIds).select(withKeys('carousels', columns?.carousels, ['c_id'])),
+    scoped(db, carousels, accountId)
+      .whereIn('c_id', carouselIds)
+      .select(withKeys('carousels', columns?.carousels, ['c_id'])),
     scoped(db, variants, accountId)
       .whereIn('v_carouselid', carouselIds)
       .select(withKeys('variants', columns?.variants, ['v_id', 'v_carouselid']))

@@ -32,7 +32,14 @@ export async function formGraphs(db: Knex, accountId: string, formIds: string[])
   const elements: Row[] = await scoped(db, formElements, accountId)
     .whereIn('fe_formid', formIds)
     .orderBy([{ column: 'fe_order' }, { column: 'fe_id' }]);
-  const listIds = [...new Set(elements.map((e) => e.fe_listid).filter(Boolean).map(String))];
+  const listIds = [
+    ...new Set(
+      elements
+        .map((e) => e.fe_listid)
+        .filter(Boolean)
+        .map(String),
+    ),
+  ];
   const trees = await listTrees(db, accountId, listIds);
   for (const f of formRows) out.set(String(f.f_id), { form: f, elements: [] });
   for (const e of elements) out.get(String(e.fe_formid))?.elements.push(e.fe_listid ? { ...e, items: trees.get(String(e.fe_listid)) ?? [] } : e);
@@ -47,7 +54,9 @@ export async function formGraph(db: Knex, accountId: string, formId: string): Pr
 export async function eventGraph(db: Knex, accountId: string, eventId: string): Promise<{ event: Row; forms: FormGraph[]; registration?: FormGraph } | undefined> {
   const event = await scoped(db, events, accountId).where('ev_id', eventId).first();
   if (!event) return undefined;
-  const links: Row[] = await scoped(db, eventForms, accountId).where('ef_eventid', eventId).orderBy([{ column: 'ef_order' }, { column: 'ef_id' }]);
+  const links: Row[] = await scoped(db, eventForms, accountId)
+    .where('ef_eventid', eventId)
+    .orderBy([{ column: 'ef_order' }, { column: 'ef_id' }]);
   const ids = links.map((l) => String(l.ef_formid));
   const registrationId = event.ev_registration_formid ? String(event.ev_registration_formid) : undefined;
   const graphs = await formGraphs(db, accountId, [...new Set(registrationId ? [...ids, registrationId] : ids)]);

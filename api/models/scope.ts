@@ -11,12 +11,6 @@ export function scoped(db: Knex | Knex.Transaction, decl: ResourceDeclaration, a
 }
 
 /** True when `id` names a record of `decl` in the account (matched on `key`, default the primary key). */
-export async function existsInAccount(
-  db: Knex | Knex.Transaction,
-  decl: ResourceDeclaration,
-  accountId: string,
-  id: string,
-  key = decl.primaryKey,
-): Promise<boolean> {
+export async function existsInAccount(db: Knex | Knex.Transaction, decl: ResourceDeclaration, accountId: string, id: string, key = decl.primaryKey): Promise<boolean> {
   return Boolean(await scoped(db, decl, accountId).where(`${decl.table}.${key}`, id).first(db.raw('1 as found')));
 }

@@ -34,25 +34,31 @@ export function accountUsersRouter() {
         .select(USER_COLUMNS)
         .whereNotExists(db('account_users').select(db.raw('1')).whereRaw('au_userid = users.u_id').andWhere('au_accountid', req.account!.a_id));
     const { rows, total } = await runList(db, base, query, users, 'u_id', ctx(req).config.listMaxRows);
-    sendList(res, 'users', query, rows.map((r) => ({ ...r, id: r.u_id })), total);
+    sendList(
+      res,
+      'users',
+      query,
+      rows.map((r) => ({ ...r, id: r.u_id })),
+      total,
+    );
   });
 
   router.use(
     crudRouter(accountUsers, {
       idColumn: 'au_userid',
-      query: (db, req) =>
-        db('account_users').join('users', 'u_id', 'au_userid').select(MEMBER_COLUMNS).where('au_accountid', req.account!.a_id),
+      query: (db, req) => db('account_users').join('users', 'u_id', 'au_userid').select(MEMBER_COLUMNS).where('au_accountid', req.account!.a_id),
       async create(trx, data, req) {
         await assertMayGrant(req, data.au_role);
-        const user = await trx('users').where('u_id', data.au_userid as string).first('u_id');
+        const user = await trx('users')
+          .where('u_id', data.au_userid as string)
+          .first('u_id');
         if (!user) throw new ApiError(400, 'validation_failed', 'The user does not exist', { au_userid: 'error_user_not_found' });
         const inserted = await trx('account_users')
           .insert({ ...data, au_accountid: req.account!.a_id })
           .onConflict(['au_accountid', 'au_userid'])
           .ignore()
           .returning(['au_userid']);
-        if (!inserted.length)
-          throw new ApiError(409, 'member_already_exists', 'A member with the same email address already exists', { au_userid: 'error_member_already_exists' });
+        if (!inserted.length) throw new ApiError(409, 'member_already_exists', 'A member with the same email address already exists', { au_userid: 'error_member_already_exists' });
         return inserted[0].au_userid;
       },
       async update(trx, id, data, req, existing) {

@@ -2,7 +2,6 @@ import { crudRouter } from '../crud/router.js';
 import { accounts } from '../../resources/accounts.js';
 import { PLATFORM_STAFF_ROLES } from '../../resources/permissions.js';
 
-
 /** /accounts: tenants. Platform staff see every account; a member sees the accounts it belongs to. */
 export function accountsRouter() {
   return crudRouter(accounts, {
@@ -18,7 +17,10 @@ export function accountsRouter() {
       return row.a_id;
     },
     async update(trx, id, data) {
-      if (Object.keys(data).length) await trx('accounts').where('a_id', id).update({ ...data, a_updated_at: trx.fn.now() });
+      if (Object.keys(data).length)
+        await trx('accounts')
+          .where('a_id', id)
+          .update({ ...data, a_updated_at: trx.fn.now() });
     },
     async remove(trx, id) {
       await trx('accounts').where('a_id', id).del();

@@ -15,7 +15,8 @@ export const GUEST_TOKEN_HEADER = 'x-guest-token';
 
 /** The user's memberships with the account fields (GET /auth/accounts). */
 async function membershipsOf(app: AppContext, userId: string) {
-  return app.db('account_users')
+  return app
+    .db('account_users')
     .join('accounts', 'a_id', 'au_accountid')
     .where('au_userid', userId)
     .orderByRaw('lower(a_name)')
@@ -37,9 +38,7 @@ async function sessionBody(app: AppContext, userId: string) {
     // The stored grants of every role the user holds (its own and its membership roles), so the UI asks can()
     // about any of its accounts with the same matrix the API uses.
     roleGrants: Object.fromEntries(
-      await Promise.all(
-        [...new Set([user.u_role, ...accounts.map((a: { au_role: string }) => a.au_role)])].map(async (role) => [role, await app.permissions.grants(role)]),
-      ),
+      await Promise.all([...new Set([user.u_role, ...accounts.map((a: { au_role: string }) => a.au_role)])].map(async (role) => [role, await app.permissions.grants(role)])),
     ),
     accounts,
     settings: { passwordMinLength: app.config.passwordMinLength },
@@ -68,7 +67,6 @@ export async function signIn(req: Request, res: Response, userId: string) {
   return sessionAnswer(req, res, userId);
 }
 
-
 export function authRouter(): Router {
   const router = Router();
 
@@ -94,7 +92,11 @@ export function authRouter(): Router {
     if (!user.u_is_verified) throw new ApiError(403, 'user_not_verified', 'User account not yet activated');
     if (!user.u_is_enabled) throw new ApiError(403, 'user_disabled', 'This user account has been disabled');
     await app.limiter.reset(emailKey);
-    if (needsRehash(user.u_password)) await app.db('users').where('u_id', user.u_id).update({ u_password: await hashPassword(u_password) });
+    if (needsRehash(user.u_password))
+      await app
+        .db('users')
+        .where('u_id', user.u_id)
+        .update({ u_password: await hashPassword(u_password) });
 
     res.json(await signIn(req, res, user.u_id));
   });
@@ -137,7 +139,9 @@ export function authRouter(): Router {
     if (!token?.t_userid) throw new ApiError(400, 'invalid_token', 'Invalid token', { token: 'error_token_invalid' });
     await app.db.transaction(async (trx) => {
       // The link came by e-mail, so following it also proves the address.
-      await trx('users').where('u_id', token.t_userid).update({ u_password: await hashPassword(body.password), u_is_verified: true, u_updated_at: trx.fn.now() });
+      await trx('users')
+        .where('u_id', token.t_userid)
+        .update({ u_password: await hashPassword(body.password), u_is_verified: true, u_updated_at: trx.fn.now() });
       await trx('tokens').where({ t_userid: token.t_userid, t_type: 'reset' }).whereNull('t_used_at').update({ t_used_at: trx.fn.now() });
       await endSessions(trx, token.t_userid!);
     });

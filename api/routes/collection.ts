@@ -105,7 +105,9 @@ export function collectionRouter(): Router {
     const honeypot = body.website !== undefined && body.website !== null && body.website !== '' && body.website !== false;
     // A robot that filled the hidden field gets the same answer as a person (the downloads are public files anyway,
     // reachable from the page without ?l=), and nothing is stored.
-    const id = honeypot ? decoyLeadId() : (await storeDownloadLead(app.db, c, gate.event, lead, { consent_news: body.consent_news === true, locale: localeOf(req, body.lang) })).ld_id;
+    const id = honeypot
+      ? decoyLeadId()
+      : (await storeDownloadLead(app.db, c, gate.event, lead, { consent_news: body.consent_news === true, locale: localeOf(req, body.lang) })).ld_id;
     const { token, expiresAt } = createDownloadToken(app.config.sessionSecret, c.co_id);
     res.cookie(DOWNLOAD_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: app.config.secureCookies, path: apiPath(req), maxAge: DOWNLOAD_TOKEN_TTL_MS });
     res.status(201).json({ id, ld_id: id, download_token: token, expires_at: expiresAt.toISOString() });

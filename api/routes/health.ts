@@ -23,10 +23,7 @@ export function mountHealth(router: Pick<Router, 'get'>, logger: Logger): void {
   router.get('/readyz', async (req, res) => {
     const context = ctx(req);
     const log = currentLogger(logger);
-    const [database, storage] = await Promise.all([
-      check('database', log, () => context.db.raw('select 1')),
-      check('storage', log, (signal) => storageOf(context).check(signal)),
-    ]);
+    const [database, storage] = await Promise.all([check('database', log, () => context.db.raw('select 1')), check('storage', log, (signal) => storageOf(context).check(signal))]);
     const ready = database === 'ok' && storage === 'ok';
     res.setHeader('Cache-Control', 'no-store');
     res.status(ready ? 200 : 503).json({ status: ready ? 'ok' : 'unavailable', checks: { database, storage } });
@@ -37,7 +34,10 @@ export function mountHealth(router: Pick<Router, 'get'>, logger: Logger): void {
 async function check(name: string, log: Logger, run: (signal: AbortSignal) => Promise<unknown>): Promise<CheckResult> {
   const abort = new AbortController();
   try {
-    await withTimeout(Promise.resolve().then(() => run(abort.signal)), CHECK_TIMEOUT_MS);
+    await withTimeout(
+      Promise.resolve().then(() => run(abort.signal)),
+      CHECK_TIMEOUT_MS,
+    );
     return 'ok';
   } catch (err) {
     abort.abort();

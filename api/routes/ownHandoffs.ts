@@ -72,7 +72,13 @@ export function ownHandoffsRouter(): Router {
     const query = parseListQuery(req, OWN_HANDOFFS, OWN_HANDOFFS.primaryKey);
     const { db, config } = ctx(req);
     const { rows, total } = await runList(db, () => ownHandoffsQuery(db, req.user!), query, OWN_HANDOFFS, OWN_HANDOFFS.primaryKey, config.listMaxRows);
-    sendList(res, OWN_HANDOFFS.name, query, rows.map((r) => ({ ...r, id: r.ho_id })), total);
+    sendList(
+      res,
+      OWN_HANDOFFS.name,
+      query,
+      rows.map((r) => ({ ...r, id: r.ho_id })),
+      total,
+    );
   });
 
   return router;

@@ -52,7 +52,14 @@ async function storePicture(storage: StorageDriver, key: string, req: Request): 
   if (!body.length) throw new ApiError(400, 'file_empty', 'The picture is empty');
   if (!(await accept(body.subarray(0, SNIFF_BYTES), body.length <= SNIFF_BYTES))) throw new ApiError(415, 'file_type_not_allowed', 'This type of file is not allowed');
   const s3 = storage as S3Driver;
-  await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: body, ContentType: (await detectType(body.subarray(0, SNIFF_BYTES), body.length <= SNIFF_BYTES)) ?? 'application/octet-stream' }));
+  await s3.client.send(
+    new PutObjectCommand({
+      Bucket: s3.bucket,
+      Key: key,
+      Body: body,
+      ContentType: (await detectType(body.subarray(0, SNIFF_BYTES), body.length <= SNIFF_BYTES)) ?? 'application/octet-stream',
+    }),
+  );
 }
 
 /**
@@ -79,7 +86,10 @@ export function profileRouter(): Router {
   r.put('/', ...update, async (req, res) => {
     const body = validate(namesBody, req.body ?? {});
     const { db } = ctx(req);
-    if (Object.keys(body).length) await db('users').where('u_id', req.user!.u_id).update({ ...body, u_updated_at: db.fn.now() });
+    if (Object.keys(body).length)
+      await db('users')
+        .where('u_id', req.user!.u_id)
+        .update({ ...body, u_updated_at: db.fn.now() });
     res.json(await profileOf(req));
   });
 
@@ -102,7 +112,10 @@ export function profileRouter(): Router {
   });
 
   r.put('/picture', ...update, async (req, res) => {
-    const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const type = String(req.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim()
+      .toLowerCase();
     if (!PICTURE_TYPES.includes(type)) throw new ApiError(415, 'file_type_not_allowed', 'Send the picture as a JPEG, PNG or WebP image');
     const declared = Number(req.headers['content-length'] ?? NaN);
     if (Number.isFinite(declared) && declared > PICTURE_MAX_BYTES) throw new ApiError(413, 'file_too_large', 'The picture is too large');

@@ -27,7 +27,11 @@ export function usersRouter() {
         patch.u_password = await hashPassword(u_password);
       }
       guardSelf(req, id, patch);
-      await emailWrite(trx('users').where('u_id', id).update({ ...patch, u_updated_at: trx.fn.now() }));
+      await emailWrite(
+        trx('users')
+          .where('u_id', id)
+          .update({ ...patch, u_updated_at: trx.fn.now() }),
+      );
       if (patch.u_password || patch.u_is_enabled === false) await endSessions(trx, id, id === req.user!.u_id ? req.session?.id : undefined);
     },
     async remove(trx, id, req) {

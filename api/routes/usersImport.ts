@@ -35,7 +35,10 @@ export function importRouter(): Router {
             if (!/\.csv$/i.test(file.originalname)) cb(new ApiError(400, 'invalid_file_type', 'Please choose a .csv file'));
             else cb(null, true);
           },
-        }).fields([{ name: 'file', maxCount: 1 }, { name: 'csv', maxCount: 1 }]);
+        }).fields([
+          { name: 'file', maxCount: 1 },
+          { name: 'csv', maxCount: 1 },
+        ]);
         return upload(req, res, (err?: unknown) => {
           if ((err as { code?: string })?.code === 'LIMIT_FILE_SIZE')
             return next(new ApiError(413, 'file_too_large', `The file is larger than ${Math.round(max / 1024 / 1024)} MB`));

@@ -21,7 +21,12 @@ type Row = Record<string, unknown>;
 const bad = (field: string, key: string, message: string, code = 'validation_failed') => new ApiError(400, code, message, { [field]: key });
 
 /** POST /assets/sign: one signed PUT URL per id (the file and, say, its thumbnail), under the account's asset path. */
-export async function signAssetUploads(context: AppContext, accountId: string, ids: string[], userId: string): Promise<(SignedUpload & { expires_at: string; max_bytes: number })[]> {
+export async function signAssetUploads(
+  context: AppContext,
+  accountId: string,
+  ids: string[],
+  userId: string,
+): Promise<(SignedUpload & { expires_at: string; max_bytes: number })[]> {
   const { db, config } = context;
   const storage = storageOf(context);
   const taken = await db('assets').whereIn('as_fileid', ids).orWhereIn('as_thumb_fileid', ids).pluck('as_fileid');
@@ -70,7 +75,16 @@ async function sha256Of(context: AppContext, key: string): Promise<string> {
  * The uploaded bytes of a signed asset upload, checked: signed for this account and path, arrived, within the size
  * limit, of an allowed type by extension and by content. Refused bytes are deleted with their upload row.
  */
-async function checkUpload(context: AppContext, accountId: string, field: string, id: string, path: string, filename: string, allowed: readonly string[], maxBytes: number): Promise<CheckedFile> {
+async function checkUpload(
+  context: AppContext,
+  accountId: string,
+  field: string,
+  id: string,
+  path: string,
+  filename: string,
+  allowed: readonly string[],
+  maxBytes: number,
+): Promise<CheckedFile> {
   const { db } = context;
   const storage = storageOf(context);
   const pending = await db('storage_uploads').where({ su_id: id, su_accountid: accountId }).first();

@@ -144,9 +144,14 @@ export async function styleAssetUrls(db: Knex, accountId: string, style: Row | n
 
 export const publicGateStyle = (style: Row | null): Row | null => (style ? Object.fromEntries(PUBLIC_STYLE_FIELDS.map((f) => [f, style[f] ?? null])) : null);
 
-export const publicGateForm = (form: FormGraph) => ({ f_id: form.form.f_id, f_title: form.form.f_title, elements: (form.elements as unknown as FormElementSpec[]).map(publicElement) });
+export const publicGateForm = (form: FormGraph) => ({
+  f_id: form.form.f_id,
+  f_title: form.form.f_title,
+  elements: (form.elements as unknown as FormElementSpec[]).map(publicElement),
+});
 
-export const downloadHasNoEvent = () => new ApiError(409, 'download_has_no_event', 'Downloads are not available yet: the event manager needs to link the download form to an event');
+export const downloadHasNoEvent = () =>
+  new ApiError(409, 'download_has_no_event', 'Downloads are not available yet: the event manager needs to link the download form to an event');
 
 /**
  * Stores a download lead: a new lead for the event, or, when the same e-mail (any case) already left a download lead

@@ -131,9 +131,7 @@ export async function decideHandoff(db: Knex, token: unknown, decision: HandoffD
     if (decision === 'accepted') {
       const member = await trx('account_users').where({ au_accountid: decided.ho_accountid, au_userid: decided.ho_to_userid }).first('au_id');
       if (!member) throw handoffInvalid();
-      await trx('leads')
-        .where({ ld_id: decided.ho_leadid, ld_accountid: decided.ho_accountid })
-        .update({ ld_ownerid: decided.ho_to_userid, ld_updated_at: trx.fn.now() });
+      await trx('leads').where({ ld_id: decided.ho_leadid, ld_accountid: decided.ho_accountid }).update({ ld_ownerid: decided.ho_to_userid, ld_updated_at: trx.fn.now() });
     }
     return handoffView(trx).where('ho_id', decided.ho_id).first();
   });

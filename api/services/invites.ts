@@ -40,7 +40,10 @@ export async function isMember(db: Knex | Knex.Transaction, accountId: string, e
 
 /** Stored pending invites whose time is up become expired (so they no longer hold the e-mail's one pending place). */
 export async function expireStale(db: Knex | Knex.Transaction, accountId: string): Promise<void> {
-  await db('invites').where({ iv_accountid: accountId, iv_status: 'pending' }).andWhere('iv_expires_at', '<=', db.fn.now()).update({ iv_status: 'expired', iv_updated_at: db.fn.now() });
+  await db('invites')
+    .where({ iv_accountid: accountId, iv_status: 'pending' })
+    .andWhere('iv_expires_at', '<=', db.fn.now())
+    .update({ iv_status: 'expired', iv_updated_at: db.fn.now() });
 }
 
 /**
@@ -124,11 +127,7 @@ export async function acceptAsExistingUser(app: AppContext, invite: OpenInvite, 
  * then joins with the invite's role. A user who registered the address but never confirmed it is completed the same
  * way. Answers the user's id; the caller signs it in.
  */
-export async function acceptAsNewUser(
-  app: AppContext,
-  invite: OpenInvite,
-  input: { u_first_name: string; u_last_name: string; u_password: string },
-): Promise<string> {
+export async function acceptAsNewUser(app: AppContext, invite: OpenInvite, input: { u_first_name: string; u_last_name: string; u_password: string }): Promise<string> {
   const first = input.u_first_name || invite.iv_first_name || '';
   const last = input.u_last_name || invite.iv_last_name || '';
   return app.db.transaction(async (trx) => {

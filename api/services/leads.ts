@@ -30,7 +30,8 @@ export function elementsOf(graphs: readonly FormGraph[]): FormElementSpec[] {
  */
 export function leadFromAnswers(elements: readonly FormElementSpec[], answers: unknown): { answers: Answers } & LeadOwnFields {
   const given = answers !== null && typeof answers === 'object' && !Array.isArray(answers) ? (answers as Record<string, unknown>) : {};
-  if (answers !== undefined && answers !== null && given !== answers) throw new ApiError(400, 'lead_incomplete', 'Please complete all mandatory fields', { answers: 'error_invalid_value' });
+  if (answers !== undefined && answers !== null && given !== answers)
+    throw new ApiError(400, 'lead_incomplete', 'Please complete all mandatory fields', { answers: 'error_invalid_value' });
   const errors = validateAnswers(elements, given);
   if (Object.keys(errors).length) throw new ApiError(400, 'lead_incomplete', 'Please complete all mandatory fields', errors);
   const stored = normalizeAnswers(elements, given);

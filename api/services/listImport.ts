@@ -8,12 +8,7 @@ import { LIST_MAX_DEPTH, LIST_TITLE_MAX, LIST_VALUE_MAX, listItems, valueFromTit
 
 /** The import's row codes (account-console.md: list_import_*), plus two for rows no list could hold. */
 export type ListImportCode =
-  | 'list_import_duplicate_value'
-  | 'list_import_unknown_parent'
-  | 'list_import_cycle'
-  | 'list_import_too_deep'
-  | 'list_import_title_required'
-  | 'list_import_invalid_value';
+  'list_import_duplicate_value' | 'list_import_unknown_parent' | 'list_import_cycle' | 'list_import_too_deep' | 'list_import_title_required' | 'list_import_invalid_value';
 
 export interface ListImportRowError {
   /** The line of the file the row starts on (the CSV header is line 1). */
@@ -60,7 +55,13 @@ const HEADERS: Record<string, Column> = {
   parent: 'parent',
 };
 
-const headerOf = (cell: string): Column | undefined => HEADERS[cell.replace(/^\uFEFF/, '').toLowerCase().replace(/[^a-z0-9]/g, '')];
+const headerOf = (cell: string): Column | undefined =>
+  HEADERS[
+    cell
+      .replace(/^\uFEFF/, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')
+  ];
 
 /** A counter of the line an offset of the text is on, for texts read front to back. */
 function lineCounter(text: string): (offset: number) => number {

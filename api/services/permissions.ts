@@ -11,7 +11,10 @@ export class PermissionStore {
   /** The read in flight: every request that finds the cache expired waits for this one read (single flight). */
   private loading?: Promise<void>;
 
-  constructor(private db: Knex, private ttlMs = 30_000) {}
+  constructor(
+    private db: Knex,
+    private ttlMs = 30_000,
+  ) {}
 
   refresh(): Promise<void> {
     this.loading ??= this.load().finally(() => {

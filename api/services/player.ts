@@ -57,9 +57,44 @@ export function encodedBody(m: Manifest, encoding: ManifestEncoding): Promise<Bu
 }
 
 const pick = (row: Row, keys: string[]): Row => Object.fromEntries(keys.map((k) => [k, row[k] ?? null]));
-const VARIANT_KEYS = ['v_id', 'v_name', 'v_title', 'v_x', 'v_y', 'v_width', 'v_height', 'v_bgcolor', 'v_autoplay', 'v_default_duration_ms', 'v_infinite', 'v_screensaver_timeout_s', 'v_navigation_enabled', ...NAV_BUTTONS.flatMap((b) => [`v_${b}_assetid`, `v_${b}_x`, `v_${b}_y`])];
+const VARIANT_KEYS = [
+  'v_id',
+  'v_name',
+  'v_title',
+  'v_x',
+  'v_y',
+  'v_width',
+  'v_height',
+  'v_bgcolor',
+  'v_autoplay',
+  'v_default_duration_ms',
+  'v_infinite',
+  'v_screensaver_timeout_s',
+  'v_navigation_enabled',
+  ...NAV_BUTTONS.flatMap((b) => [`v_${b}_assetid`, `v_${b}_x`, `v_${b}_y`]),
+];
 const SLIDE_KEYS = ['sl_id', 'sl_name', 'sl_title', 'sl_subtitle', 'sl_order', 'sl_duration_ms', 'sl_bgcolor'];
-const LAYER_KEYS = ['ly_id', 'ly_title', 'ly_type', 'ly_assetid', 'ly_x', 'ly_y', 'ly_width', 'ly_height', 'ly_iframe_url', 'ly_collectionid', 'ly_download_formid', 'ly_form_styleid', 'ly_qr_fg', 'ly_qr_bg', 'ly_hotspot_carouselid', 'ly_muted', 'ly_loop', 'ly_autoplay', 'ly_pausable'];
+const LAYER_KEYS = [
+  'ly_id',
+  'ly_title',
+  'ly_type',
+  'ly_assetid',
+  'ly_x',
+  'ly_y',
+  'ly_width',
+  'ly_height',
+  'ly_iframe_url',
+  'ly_collectionid',
+  'ly_download_formid',
+  'ly_form_styleid',
+  'ly_qr_fg',
+  'ly_qr_bg',
+  'ly_hotspot_carouselid',
+  'ly_muted',
+  'ly_loop',
+  'ly_autoplay',
+  'ly_pausable',
+];
 const ASSET_KEYS = ['as_id', 'as_name', 'as_title', 'as_type', 'as_size', 'as_sha256', 'as_version', 'url', 'thumbnail_url', 'kind'];
 /** Only the columns a manifest sends are read (see GraphColumns). */
 const MANIFEST_COLUMNS = { carousels: ['c_id', 'c_name', 'c_title'], variants: VARIANT_KEYS, slides: SLIDE_KEYS, layers: [...LAYER_KEYS, 'ly_order'] };
@@ -86,15 +121,23 @@ export async function carouselsManifest(db: Knex, accountId: string, order: stri
   const graphs = new Map<string, CarouselGraph>();
   let wanted = [...order, ...(standby ? [standby] : [])];
   for (let depth = 0; depth <= HOTSPOT_DEPTH && wanted.length; depth++) {
-    const fetched = await carouselGraphs(db, accountId, wanted.filter((id) => !graphs.has(id)), MANIFEST_COLUMNS);
+    const fetched = await carouselGraphs(
+      db,
+      accountId,
+      wanted.filter((id) => !graphs.has(id)),
+      MANIFEST_COLUMNS,
+    );
     for (const [id, g] of fetched) graphs.set(id, g);
     const next = new Set<string>();
     for (const g of fetched.values())
-      for (const s of g.slides) for (const list of Object.values(s.layers)) for (const l of list) if (l.ly_hotspot_carouselid && !graphs.has(String(l.ly_hotspot_carouselid))) next.add(String(l.ly_hotspot_carouselid));
+      for (const s of g.slides)
+        for (const list of Object.values(s.layers))
+          for (const l of list) if (l.ly_hotspot_carouselid && !graphs.has(String(l.ly_hotspot_carouselid))) next.add(String(l.ly_hotspot_carouselid));
     wanted = [...next];
   }
   const collectionIds: string[] = [];
-  for (const g of graphs.values()) for (const s of g.slides) for (const list of Object.values(s.layers)) for (const l of list) if (l.ly_collectionid) collectionIds.push(String(l.ly_collectionid));
+  for (const g of graphs.values())
+    for (const s of g.slides) for (const list of Object.values(s.layers)) for (const l of list) if (l.ly_collectionid) collectionIds.push(String(l.ly_collectionid));
   const [assetMap, collectionMap] = await Promise.all([assetsById(db, accountId, assetIdsOf(graphs.values()), ASSET_COLUMNS), collectionsById(db, accountId, collectionIds)]);
   return {
     carousel_ids: order.filter((id) => graphs.has(id)),
@@ -106,13 +149,21 @@ export async function carouselsManifest(db: Knex, accountId: string, order: stri
 }
 
 /** The manifest of a code, built from the database (undefined: no such code). */
-export async function buildManifest(db: Knex, code: string): Promise<Omit<Manifest, 'etag' | 'body'> & { manifest: Row } | undefined> {
+export async function buildManifest(db: Knex, code: string): Promise<(Omit<Manifest, 'etag' | 'body'> & { manifest: Row }) | undefined> {
   const found = await db('carousel_codes')
     .join('carousel_groups', function () {
       this.on('carousel_groups.cg_id', '=', 'carousel_codes.cc_groupid').andOn('carousel_groups.cg_accountid', '=', 'carousel_codes.cc_accountid');
     })
     .where('carousel_codes.cc_code', code)
-    .first('carousel_codes.cc_id', 'carousel_codes.cc_code', 'carousel_codes.cc_title', 'carousel_codes.cc_accountid', 'carousel_groups.cg_id', 'carousel_groups.cg_title', 'carousel_groups.cg_standby_carouselid');
+    .first(
+      'carousel_codes.cc_id',
+      'carousel_codes.cc_code',
+      'carousel_codes.cc_title',
+      'carousel_codes.cc_accountid',
+      'carousel_groups.cg_id',
+      'carousel_groups.cg_title',
+      'carousel_groups.cg_standby_carouselid',
+    );
   if (!found) return undefined;
   const accountId = String(found.cc_accountid);
   const [items, settings] = await Promise.all([
@@ -183,7 +234,12 @@ export const PLAY_EVENTS_MAX = 500;
 const MAX_AGE_MS = 30 * 86400_000;
 const MAX_AHEAD_MS = 5 * 60_000;
 
-const uuidOrNull = z.string().refine(isUuid).transform((v) => v.toLowerCase()).nullable().optional();
+const uuidOrNull = z
+  .string()
+  .refine(isUuid)
+  .transform((v) => v.toLowerCase())
+  .nullable()
+  .optional();
 export const playEventsSchema = z.object({
   events: z
     .array(

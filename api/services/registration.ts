@@ -128,7 +128,11 @@ type LoadedRow = RegistrationEvent & {
 };
 
 export async function loadRegistration(db: Knex, eventId: string): Promise<LoadedRegistration | undefined>;
-export async function loadRegistration(db: Knex, eventId: string, hit: { key: string; windowSeconds: number }): Promise<(LoadedRegistration & { hit: { points: number; resetAt: Date } }) | undefined>;
+export async function loadRegistration(
+  db: Knex,
+  eventId: string,
+  hit: { key: string; windowSeconds: number },
+): Promise<(LoadedRegistration & { hit: { points: number; resetAt: Date } }) | undefined>;
 export async function loadRegistration(db: Knex, eventId: string, hit?: { key: string; windowSeconds: number }) {
   const { rows } = hit ? await db.raw(LOAD_AND_HIT_SQL, [hit.key, hit.windowSeconds, eventId, eventId]) : await db.raw(LOAD_SQL, [eventId]);
   const row = rows[0] as (LoadedRow & { rl_points?: unknown; rl_reset_at?: unknown }) | undefined;
@@ -300,7 +304,12 @@ export const MAIL_WAIT_MS = 5000;
  * Sends the confirmation to the registrant. Never throws: the registration is stored already, so a mail that cannot
  * be sent is logged (with the lead id, not the address) and the visitor still gets the thanks page.
  */
-export async function sendConfirmation(app: AppContext, loaded: LoadedRegistration, to: string, lead: { ld_id: string; ld_first_name?: string | null; ld_last_name?: string | null }): Promise<boolean> {
+export async function sendConfirmation(
+  app: AppContext,
+  loaded: LoadedRegistration,
+  to: string,
+  lead: { ld_id: string; ld_first_name?: string | null; ld_last_name?: string | null },
+): Promise<boolean> {
   const e = loaded.event;
   const attempt = (async () => {
     const source = confirmationSource(loaded);

@@ -33,7 +33,10 @@ export class SessionCache {
   private retry?: NodeJS.Timeout;
   private closed = false;
 
-  constructor(private db: Knex, private log: (msg: string) => void = () => undefined) {
+  constructor(
+    private db: Knex,
+    private log: (msg: string) => void = () => undefined,
+  ) {
     onWrite(db, (sql) => {
       if (AUTH_WRITE_RE.test(sql)) this.invalidate();
     });

@@ -45,7 +45,11 @@ export async function consumeToken(db: Knex, type: TokenType, raw: string): Prom
 /** A token's row whatever its state (to tell "already used" from "never existed"). */
 export async function findToken(db: Knex, type: TokenType, raw: string): Promise<TokenRow | null> {
   if (typeof raw !== 'string' || raw.length < 16 || raw.length > 200) return null;
-  return (await db('tokens').where({ t_type: type, t_hash: hashToken(raw) }).first()) ?? null;
+  return (
+    (await db('tokens')
+      .where({ t_type: type, t_hash: hashToken(raw) })
+      .first()) ?? null
+  );
 }
 
 export async function pruneTokens(db: Knex): Promise<void> {

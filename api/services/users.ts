@@ -7,8 +7,7 @@ import { createToken } from './tokens.js';
 /** Every user column except the password hash. */
 export const USER_COLUMNS = ['u_id', 'u_first_name', 'u_last_name', 'u_email', 'u_role', 'u_is_verified', 'u_is_enabled', 'u_created_at', 'u_updated_at'];
 
-export const userAlreadyExists = () =>
-  new ApiError(409, 'user_already_exists', 'A user with the same email address already exists', { u_email: 'error_user_already_exists' });
+export const userAlreadyExists = () => new ApiError(409, 'user_already_exists', 'A user with the same email address already exists', { u_email: 'error_user_already_exists' });
 
 /** The unique index on lower(u_email) refused a write: two requests raced past assertEmailFree. */
 export function isEmailConflict(err: unknown): boolean {
@@ -67,15 +66,17 @@ export async function createUser(app: AppContext, trx: Knex.Transaction, input: 
   await assertEmailFree(trx, input.u_email);
   const u_password = input.u_password ? await hashPassword(input.u_password) : null;
   const [row] = await emailWrite(
-    trx('users').insert({
-      u_first_name: input.u_first_name,
-      u_last_name: input.u_last_name,
-      u_email: input.u_email.trim(),
-      u_role: input.u_role,
-      u_is_verified: input.u_is_verified,
-      u_is_enabled: input.u_is_enabled,
-      u_password,
-    }).returning(['u_id']),
+    trx('users')
+      .insert({
+        u_first_name: input.u_first_name,
+        u_last_name: input.u_last_name,
+        u_email: input.u_email.trim(),
+        u_role: input.u_role,
+        u_is_verified: input.u_is_verified,
+        u_is_enabled: input.u_is_enabled,
+        u_password,
+      })
+      .returning(['u_id']),
   );
   await linkByEmailDomain(trx, [row.u_id]);
   let token: string | undefined;

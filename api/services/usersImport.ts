@@ -7,11 +7,7 @@ import { isRole } from '../../resources/permissions.js';
 
 /** Spec 8: the import's error codes. */
 export type ImportErrorCode =
-  | 'createuserscsv_unknown_account'
-  | 'createuserscsv_invalid_email'
-  | 'createuserscsv_user_exists'
-  | 'createuserscsv_duplicate_user'
-  | 'createuserscsv_invalid_role';
+  'createuserscsv_unknown_account' | 'createuserscsv_invalid_email' | 'createuserscsv_user_exists' | 'createuserscsv_duplicate_user' | 'createuserscsv_invalid_role';
 
 export interface ImportRowError {
   row: number;
@@ -45,7 +41,12 @@ for (const [col, names] of Object.entries({
 }
 
 export function normaliseHeader(h: string): Column | undefined {
-  return HEADER_ALIASES[h.replace(/^\uFEFF/, '').toLowerCase().replace(/[^a-z0-9]/g, '')];
+  return HEADER_ALIASES[
+    h
+      .replace(/^\uFEFF/, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')
+  ];
 }
 
 interface ParsedRow {
@@ -115,15 +116,16 @@ export async function importUsers(db: Knex, parsed: { rows: ParsedRow[]; missing
   const existing = new Set<string>();
   // Chunks keep the bound array sizes moderate on both PostgreSQL and PGlite.
   for (let i = 0; i < emails.length; i += 20000) {
-    const found = await db('users').select(db.raw('lower(u_email) as e')).whereRaw('lower(u_email) = any(?::text[])', [emails.slice(i, i + 20000)]);
+    const found = await db('users')
+      .select(db.raw('lower(u_email) as e'))
+      .whereRaw('lower(u_email) = any(?::text[])', [emails.slice(i, i + 20000)]);
     for (const f of found) existing.add(f.e);
   }
 
   const seen = new Set<string>();
   const accountOf: (string | null)[] = [];
   for (const r of rows) {
-    const err = (code: ImportErrorCode) =>
-      result.errors.push({ row: r.row, code, u_first_name: r.first, u_last_name: r.last, u_email: r.email });
+    const err = (code: ImportErrorCode) => result.errors.push({ row: r.row, code, u_first_name: r.first, u_last_name: r.last, u_email: r.email });
     const email = r.email.toLowerCase();
     let account: string | null = null;
     if (!isEmail(r.email)) err('createuserscsv_invalid_email');

@@ -14,10 +14,7 @@ import { isUuid } from '../../resources/fields.js';
  */
 export const LOGOS_PATH = '/logos';
 
-export type ObjectRef =
-  | { kind: 'file'; path: string; id: string }
-  | { kind: 'asset'; path: string; id: string }
-  | { kind: 'logo'; path: typeof LOGOS_PATH; id: string };
+export type ObjectRef = { kind: 'file'; path: string; id: string } | { kind: 'asset'; path: string; id: string } | { kind: 'logo'; path: typeof LOGOS_PATH; id: string };
 
 /** The fs_path for an upload signed now: /files/<yyyy>/<mm> (UTC). */
 export function newFilesPath(now = new Date()): string {

@@ -11,7 +11,9 @@ import { signUpload } from './signing.js';
 import { SNIFF_BYTES } from './fileTypes.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
-const KEY_RE = new RegExp(`^(files\\/\\d{4}\\/(0[1-9]|1[0-2])|logos|profiles|(?:lead-files|assets)\\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\/\\d{4}\\/(0[1-9]|1[0-2]))\\/${UUID}$`);
+const KEY_RE = new RegExp(
+  `^(files\\/\\d{4}\\/(0[1-9]|1[0-2])|logos|profiles|(?:lead-files|assets)\\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\/\\d{4}\\/(0[1-9]|1[0-2]))\\/${UUID}$`,
+);
 const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
 
 export interface ReceiveOptions {

@@ -71,9 +71,7 @@ export class S3Driver implements StorageDriver {
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
-    const r = await this.client.send(
-      new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
-    );
+    const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
     return r.Body as Readable;
   }
 

@@ -181,7 +181,9 @@ async function download(o: SyncOptions, a: SyncAsset): Promise<{ resumed: boolea
   const sha = hash.digest('hex');
   if (size !== a.as_size || sha !== a.as_sha256) {
     await fsp.rm(part, { force: true });
-    throw new SyncError(`${a.as_name}: the download does not match its SHA-256 (expected ${a.as_sha256.slice(0, 12)}…, got ${sha.slice(0, 12)}…, ${size} of ${a.as_size} bytes); refused`);
+    throw new SyncError(
+      `${a.as_name}: the download does not match its SHA-256 (expected ${a.as_sha256.slice(0, 12)}…, got ${sha.slice(0, 12)}…, ${size} of ${a.as_size} bytes); refused`,
+    );
   }
   await fsp.rename(part, assetFile(o.dir, a.as_id));
   return { resumed: mode !== 'write' };

@@ -56,7 +56,6 @@ export async function userCreate(db: Knex, options: UserCreateOptions & { passwo
   checkPassword(options.password, passwordMinLength);
   const { user, created, previousRole } = await upsertUser(db, options);
   if (created) return `created user ${user.u_email} (${user.u_id}) with role ${user.u_role}`;
-  const role =
-    previousRole === user.u_role ? `role ${user.u_role} ${options.role ? 'unchanged' : 'kept'}` : `role changed from ${previousRole} to ${user.u_role}`;
+  const role = previousRole === user.u_role ? `role ${user.u_role} ${options.role ? 'unchanged' : 'kept'}` : `role changed from ${previousRole} to ${user.u_role}`;
   return `updated user ${user.u_email} (${user.u_id}): password set, ${role}`;
 }

@@ -30,7 +30,16 @@ afterEach(() => {
   setSession(null);
 });
 
-const acme = { id: 'sp-1', sp_id: 'sp-1', sp_title: 'Acme Coffee', sp_website: 'https://acme.example.com', sp_tier: 'gold', sp_is_enabled: true, sp_eventid: null, sp_logo_assetid: null };
+const acme = {
+  id: 'sp-1',
+  sp_id: 'sp-1',
+  sp_title: 'Acme Coffee',
+  sp_website: 'https://acme.example.com',
+  sp_tier: 'gold',
+  sp_is_enabled: true,
+  sp_eventid: null,
+  sp_logo_assetid: null,
+};
 
 describe('a resource added in one module', () => {
   it('has a menu item with its label for a role that reads its group', async () => {

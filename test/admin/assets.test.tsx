@@ -10,7 +10,17 @@ import { ConsoleContext } from '../../admin/src/console/ConsoleContext';
 import { AssetUploader } from '../../admin/src/assets/AssetUploader';
 import { AssetPicker } from '../../admin/src/assets/AssetPicker';
 import { realUploaderDeps, type UploaderDeps } from '../../admin/src/assets/assetDeps';
-import { assetErrorOf, checkFields, identifierFrom, nameFromFilename, runAssetJob, titleFromFilename, uniqueName, uploadAssetBytes, AssetUploadError } from '../../admin/src/assets/assetUpload';
+import {
+  assetErrorOf,
+  checkFields,
+  identifierFrom,
+  nameFromFilename,
+  runAssetJob,
+  titleFromFilename,
+  uniqueName,
+  uploadAssetBytes,
+  AssetUploadError,
+} from '../../admin/src/assets/assetUpload';
 import { thumbSize } from '../../admin/src/assets/thumbnail';
 import { ApiRequestError } from '../../admin/src/providers/http';
 import { qrMatrix, qrPath, qrSvg, playerUrl, QUIET_ZONE } from '../../admin/src/codes/qr';
@@ -57,7 +67,11 @@ describe('asset names and errors', () => {
     expect(type).toMatchObject({ key: 'error_asset_type_not_allowed', retryable: false, keepsUpload: false });
     expect(assetErrorOf({ code: 'file_type_not_allowed' }, 'storage').key).toBe('error_asset_type_not_allowed');
     expect(assetErrorOf({ code: 'file_too_large' }, 'storage')).toMatchObject({ key: 'error_file_too_large', retryable: false });
-    expect(assetErrorOf(new ApiRequestError(400, { code: 'asset_upload_not_found', fields: { as_fileid: 'error_upload_not_found' } }), 'register')).toMatchObject({ key: 'error_upload_not_found', retryable: true, keepsUpload: false });
+    expect(assetErrorOf(new ApiRequestError(400, { code: 'asset_upload_not_found', fields: { as_fileid: 'error_upload_not_found' } }), 'register')).toMatchObject({
+      key: 'error_upload_not_found',
+      retryable: true,
+      keepsUpload: false,
+    });
     expect(assetErrorOf(new ApiRequestError(500, { code: 'unknown_error' }), 'register')).toMatchObject({ key: 'error_upload_failed', keepsUpload: true });
     expect(assetErrorOf(new TypeError('Failed to fetch'), 'register')).toMatchObject({ key: 'error_network', keepsUpload: true });
     expect(assetErrorOf('<Error/>', 'storage').key).toBe('error_upload_storage_failed');
@@ -161,7 +175,9 @@ describe('asset upload pipeline', () => {
       ['logo-2', calls.sign[0][0]],
     ]);
     // A title or name the form refuses is never sent.
-    await expect(runAssetJob({ ...job, title: ' ', name: 'Bad Name' }, deps, () => undefined)).rejects.toMatchObject({ fields: { as_title: 'error_required', as_name: 'error_identifier_invalid' } });
+    await expect(runAssetJob({ ...job, title: ' ', name: 'Bad Name' }, deps, () => undefined)).rejects.toMatchObject({
+      fields: { as_title: 'error_required', as_name: 'error_identifier_invalid' },
+    });
     expect(calls.create).toHaveLength(2);
   });
 });
@@ -219,13 +235,24 @@ describe('asset uploader (the console screen, against a fake API)', () => {
         const body = init.body ? JSON.parse(String(init.body)) : undefined;
         if (url === `/api/1/accounts/${ACCOUNT}/assets/sign`) {
           signed.push(body.ids);
-          return json(200, body.ids.map((id: string) => ({ id, url: `http://storage.test${PATH}/${id}?s=1`, path: PATH, expires_at: '', max_bytes: 5000 })));
+          return json(
+            200,
+            body.ids.map((id: string) => ({ id, url: `http://storage.test${PATH}/${id}?s=1`, path: PATH, expires_at: '', max_bytes: 5000 })),
+          );
         }
         if (url === `/api/1/accounts/${ACCOUNT}/assets` && init.method === 'POST') {
           registered.push(body);
           if (taken.has(body.as_name)) return json(409, { code: 'name_taken', message: 'This name is already in use', fields: { as_name: 'error_name_taken' } });
           taken.add(body.as_name);
-          return json(201, { ...body, id: `id-${body.as_name}`, as_id: `id-${body.as_name}`, as_version: 1, kind: 'image', url: `/storage${PATH}/${body.as_fileid}?v=1`, thumbnail_url: body.as_thumb_fileid ? `/storage${PATH}/${body.as_thumb_fileid}` : null });
+          return json(201, {
+            ...body,
+            id: `id-${body.as_name}`,
+            as_id: `id-${body.as_name}`,
+            as_version: 1,
+            kind: 'image',
+            url: `/storage${PATH}/${body.as_fileid}?v=1`,
+            thumbnail_url: body.as_thumb_fileid ? `/storage${PATH}/${body.as_thumb_fileid}` : null,
+          });
         }
         return json(404, { code: 'not_found' });
       }),
@@ -335,7 +362,17 @@ const A = (n: number) => `0b7e4f6e-2c1d-4c61-9d55-0c0f4e1a2b${String(n).padStart
 const ASSETS: Row[] = Array.from({ length: 30 }, (_, i) => {
   const kind = i % 3 === 2 ? 'video' : 'image';
   const n = String(i + 1).padStart(2, '0');
-  return { id: A(i + 1), as_id: A(i + 1), as_title: `${kind === 'video' ? 'Clip' : 'Photo'} ${n}`, as_name: `${kind}-${n}`, as_type: kind === 'video' ? 'video/mp4' : 'image/png', kind, url: `/storage/x/${A(i + 1)}?v=1`, thumbnail_url: null, as_version: 1 };
+  return {
+    id: A(i + 1),
+    as_id: A(i + 1),
+    as_title: `${kind === 'video' ? 'Clip' : 'Photo'} ${n}`,
+    as_name: `${kind}-${n}`,
+    as_type: kind === 'video' ? 'video/mp4' : 'image/png',
+    kind,
+    url: `/storage/x/${A(i + 1)}?v=1`,
+    thumbnail_url: null,
+    as_version: 1,
+  };
 });
 
 /** A data provider with assets: prefix search over title and name, as_type as a list, sorted pages. */
@@ -401,11 +438,21 @@ describe('AssetPicker', () => {
     // 24 a page, sorted by title; the current one marked.
     await waitFor(() => expect(within(dialog).getAllByRole('option')).toHaveLength(24));
     expect(within(dialog).getByTestId('asset-picker-range').textContent).toBe('1–24 of 30');
-    expect(within(dialog).getByRole('option', { name: /Photo 02/ }).getAttribute('aria-selected')).toBe('true');
+    expect(
+      within(dialog)
+        .getByRole('option', { name: /Photo 02/ })
+        .getAttribute('aria-selected'),
+    ).toBe('true');
     // The search field has the focus: typing searches, the Down arrow enters the grid, arrows move, Enter chooses.
     expect(document.activeElement).toBe(within(dialog).getByTestId('asset-picker-search'));
     await user.keyboard('photo 1');
-    await waitFor(() => expect(within(dialog).getAllByRole('option').map((o) => o.textContent?.slice(0, 8))).toEqual(['Photo 10', 'Photo 11', 'Photo 13', 'Photo 14', 'Photo 16', 'Photo 17', 'Photo 19']));
+    await waitFor(() =>
+      expect(
+        within(dialog)
+          .getAllByRole('option')
+          .map((o) => o.textContent?.slice(0, 8)),
+      ).toEqual(['Photo 10', 'Photo 11', 'Photo 13', 'Photo 14', 'Photo 16', 'Photo 17', 'Photo 19']),
+    );
     await user.keyboard('{ArrowDown}');
     await waitFor(() => expect(document.activeElement?.textContent).toBe('Photo 10image-10'));
     await user.keyboard('{ArrowRight}{ArrowRight}');
@@ -430,7 +477,11 @@ describe('AssetPicker', () => {
     expect(within(dialog).getByText('Only: Video')).toBeTruthy();
     await waitFor(() => expect(within(dialog).getAllByRole('option')).toHaveLength(10));
     expect(lists.at(-1)).toEqual({ as_type: ['video/mp4', 'video/webm'] });
-    expect(within(dialog).getAllByRole('option').every((o) => o.textContent?.startsWith('Clip'))).toBe(true);
+    expect(
+      within(dialog)
+        .getAllByRole('option')
+        .every((o) => o.textContent?.startsWith('Clip')),
+    ).toBe(true);
     // Ten videos fit one page: no pager.
     expect(within(dialog).queryByTestId('asset-picker-next')).toBeNull();
     await user.click(within(dialog).getByRole('option', { name: /Clip 06/ }));
@@ -455,8 +506,27 @@ describe('AssetPicker', () => {
   });
 
   it('is the generated form input of asset fields: a variant shows its button image and saves the one picked', async () => {
-    const variant: Row = { id: 'v1', v_carouselid: 'c1', v_title: 'Portrait', v_name: 'portrait', v_width: 1080, v_height: 1920, v_x: 0, v_y: 0, v_autoplay: true, v_default_duration_ms: 8000, v_infinite: true, v_navigation_enabled: true, v_next_assetid: A(1) };
-    const { user, data } = mountConsole(sessionAs('root', 'root'), '/variants/v1', { variants: [variant], carousels: [{ id: 'c1', c_title: 'Welcome', c_name: 'welcome' }], assets: ASSETS }, i18nProvider);
+    const variant: Row = {
+      id: 'v1',
+      v_carouselid: 'c1',
+      v_title: 'Portrait',
+      v_name: 'portrait',
+      v_width: 1080,
+      v_height: 1920,
+      v_x: 0,
+      v_y: 0,
+      v_autoplay: true,
+      v_default_duration_ms: 8000,
+      v_infinite: true,
+      v_navigation_enabled: true,
+      v_next_assetid: A(1),
+    };
+    const { user, data } = mountConsole(
+      sessionAs('root', 'root'),
+      '/variants/v1',
+      { variants: [variant], carousels: [{ id: 'c1', c_title: 'Welcome', c_name: 'welcome' }], assets: ASSETS },
+      i18nProvider,
+    );
     const next = await screen.findByTestId('asset-input-v_next_assetid');
     await within(next).findByText('Photo 01');
     const prev = screen.getByTestId('asset-input-v_prev_assetid');

@@ -49,7 +49,7 @@ class TestPointerEvent extends MouseEvent {
 interface Call {
   method: string;
   path: string;
-  body?: any;
+  body?: unknown;
 }
 let calls: Call[];
 let override: Record<string, { status: number; body: unknown }>;
@@ -58,7 +58,31 @@ let created: number;
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 function layerRow(id: string, slide: string, type: string, extra: Row | Record<string, unknown> = {}) {
-  return { ly_id: id, ly_slideid: slide, ly_variantid: HD, ly_title: null, ly_type: type, ly_assetid: null, ly_order: 0, ly_x: 0, ly_y: 0, ly_width: 100, ly_height: 100, ly_iframe_url: null, ly_hotspot_carouselid: null, ly_collectionid: null, ly_download_formid: null, ly_form_styleid: null, ly_qr_fg: null, ly_qr_bg: null, ly_muted: true, ly_loop: false, ly_autoplay: true, ly_pausable: false, ...extra };
+  return {
+    ly_id: id,
+    ly_slideid: slide,
+    ly_variantid: HD,
+    ly_title: null,
+    ly_type: type,
+    ly_assetid: null,
+    ly_order: 0,
+    ly_x: 0,
+    ly_y: 0,
+    ly_width: 100,
+    ly_height: 100,
+    ly_iframe_url: null,
+    ly_hotspot_carouselid: null,
+    ly_collectionid: null,
+    ly_download_formid: null,
+    ly_form_styleid: null,
+    ly_qr_fg: null,
+    ly_qr_bg: null,
+    ly_muted: true,
+    ly_loop: false,
+    ly_autoplay: true,
+    ly_pausable: false,
+    ...extra,
+  };
 }
 
 function graph() {
@@ -80,7 +104,16 @@ function graph() {
           [HD]: [
             layerRow(L_IMAGE, S1, 'image', { ly_title: 'Photo', ly_assetid: PHOTO, ly_x: 120, ly_y: 90, ly_width: 600, ly_height: 300, ly_order: 0 }),
             layerRow(L_HOTSPOT, S1, 'hotspot', { ly_hotspot_carouselid: OTHER_CAROUSEL, ly_x: 1200, ly_y: 600, ly_width: 300, ly_height: 200, ly_order: 1 }),
-            layerRow(L_QR, S1, 'collectionqr', { ly_collectionid: BROCHURES, ly_qr_fg: '#112233', ly_qr_bg: '#ffeedd', ly_x: 1500, ly_y: 100, ly_width: 300, ly_height: 300, ly_order: 2 }),
+            layerRow(L_QR, S1, 'collectionqr', {
+              ly_collectionid: BROCHURES,
+              ly_qr_fg: '#112233',
+              ly_qr_bg: '#ffeedd',
+              ly_x: 1500,
+              ly_y: 100,
+              ly_width: 300,
+              ly_height: 300,
+              ly_order: 2,
+            }),
             layerRow(L_WEB, S1, 'iframe', { ly_title: 'Site', ly_iframe_url: 'https://example.com/', ly_x: 800, ly_y: 700, ly_width: 400, ly_height: 300, ly_order: 3 }),
           ],
         },
@@ -89,7 +122,15 @@ function graph() {
       { sl_id: S3, sl_carouselid: CAROUSEL, sl_title: 'Contact', sl_subtitle: null, sl_order: 2, sl_duration_ms: null },
     ],
     assets: {
-      [PHOTO]: { id: PHOTO, as_id: PHOTO, as_title: 'Booth photo', as_type: 'image/png', kind: 'image', url: '/storage/a/photo.png?v=1', thumbnail_url: '/storage/a/photo-thumb.jpg' },
+      [PHOTO]: {
+        id: PHOTO,
+        as_id: PHOTO,
+        as_title: 'Booth photo',
+        as_type: 'image/png',
+        kind: 'image',
+        url: '/storage/a/photo.png?v=1',
+        thumbnail_url: '/storage/a/photo-thumb.jpg',
+      },
     },
   };
 }
@@ -108,8 +149,20 @@ function fakeFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Re
     const id = `9b000000-0000-4000-8000-0000000005${String(created).padStart(2, '0')}`;
     return Promise.resolve(json(201, { ...body, ly_id: id, id }));
   }
-  if (url.pathname === `${base}/layers/order` && method === 'PUT') return Promise.resolve(json(200, body.ids.map((id: string) => ({ ly_id: id }))));
-  if (url.pathname === `${base}/slides/order` && method === 'PUT') return Promise.resolve(json(200, body.ids.map((id: string) => ({ sl_id: id }))));
+  if (url.pathname === `${base}/layers/order` && method === 'PUT')
+    return Promise.resolve(
+      json(
+        200,
+        body.ids.map((id: string) => ({ ly_id: id })),
+      ),
+    );
+  if (url.pathname === `${base}/slides/order` && method === 'PUT')
+    return Promise.resolve(
+      json(
+        200,
+        body.ids.map((id: string) => ({ sl_id: id })),
+      ),
+    );
   const one = /^\/api\/1\/accounts\/[^/]+\/(layers|slides|variants)\/([^/]+)$/.exec(url.pathname);
   if (one && method === 'PUT') return Promise.resolve(json(200, { ...body, [`${one[1] === 'layers' ? 'ly' : one[1] === 'slides' ? 'sl' : 'v'}_id`]: one[2] }));
   if (one && method === 'DELETE') return Promise.resolve(json(200, {}));
@@ -123,7 +176,16 @@ const tables = (): Record<string, Row[]> => ({
   ],
   collections: [{ id: BROCHURES, co_id: BROCHURES, co_title: 'Brochures', co_name: 'brochures' }],
   assets: [
-    { id: PHOTO, as_id: PHOTO, as_title: 'Booth photo', as_name: 'booth', as_type: 'image/png', kind: 'image', url: '/storage/a/photo.png?v=1', thumbnail_url: '/storage/a/photo-thumb.jpg' },
+    {
+      id: PHOTO,
+      as_id: PHOTO,
+      as_title: 'Booth photo',
+      as_name: 'booth',
+      as_type: 'image/png',
+      kind: 'image',
+      url: '/storage/a/photo.png?v=1',
+      thumbnail_url: '/storage/a/photo-thumb.jpg',
+    },
     { id: CLIP, as_id: CLIP, as_title: 'Teaser clip', as_name: 'teaser', as_type: 'video/mp4', kind: 'video', url: '/storage/a/clip.mp4?v=1', thumbnail_url: null },
   ],
   forms: [],
@@ -177,7 +239,7 @@ function drag(target: HTMLElement, from: [number, number], to: [number, number],
 }
 
 describe('carousel editor', () => {
-  it('shows the variants, the slides in order and the first slide\'s layers drawn like the player, at the variant\'s size scaled to fit', async () => {
+  it("shows the variants, the slides in order and the first slide's layers drawn like the player, at the variant's size scaled to fit", async () => {
     const ui = await renderEditor();
     expect(screen.getAllByTestId('ce-variant').map((b) => b.textContent)).toEqual(['Landscape1920×1080', 'Wall3840×1080']);
     expect(screen.getAllByTestId('ce-slide').map((b) => b.querySelector('.ce-slide-title')!.textContent)).toEqual(['1. Welcome', '2. Products', '3. Contact']);
@@ -219,7 +281,7 @@ describe('carousel editor', () => {
     expect(within(ui.inspector()).getByRole('textbox', { name: 'X (px)' })).toHaveProperty('value', '210');
   });
 
-  it('snaps a dragged layer to the canvas\' centre and another layer\'s top, and shows the guides while dragging', async () => {
+  it("snaps a dragged layer to the canvas' centre and another layer's top, and shows the guides while dragging", async () => {
     const ui = await renderEditor();
     const image = ui.box(L_IMAGE);
     // the image's centre is at 420; the canvas' centre line at 960: 540 canvas pixels = 180 screen pixels, 2 short
@@ -275,7 +337,11 @@ describe('carousel editor', () => {
     await ui.user.keyboard('{Control>}z{/Control}');
     await waitFor(() => expect(ui.writes()).toHaveLength(3));
     const [, create, order] = ui.writes();
-    expect(create).toMatchObject({ method: 'POST', path: `${base}/layers`, body: { ly_type: 'hotspot', ly_slideid: S1, ly_variantid: HD, ly_hotspot_carouselid: OTHER_CAROUSEL, ly_x: 1200, ly_y: 600, ly_width: 300, ly_height: 200 } });
+    expect(create).toMatchObject({
+      method: 'POST',
+      path: `${base}/layers`,
+      body: { ly_type: 'hotspot', ly_slideid: S1, ly_variantid: HD, ly_hotspot_carouselid: OTHER_CAROUSEL, ly_x: 1200, ly_y: 600, ly_width: 300, ly_height: 200 },
+    });
     // back in its place in the stack, under the QR code and the web page, by its new id
     const newId = '9b000000-0000-4000-8000-000000000501';
     expect(order).toEqual({ method: 'PUT', path: `${base}/layers/order`, body: { ids: [L_IMAGE, newId, L_QR, L_WEB] } });
@@ -355,7 +421,7 @@ describe('carousel editor', () => {
     expect(ui.writes()[1].body).toEqual({ ly_width: 600 });
   });
 
-  it('shows a video layer\'s flags and a QR layer\'s collection, form and colours', async () => {
+  it("shows a video layer's flags and a QR layer's collection, form and colours", async () => {
     const ui = await renderEditor();
     await ui.user.click(ui.box(L_QR));
     const fields = within(ui.inspector());
@@ -382,7 +448,13 @@ describe('carousel editor', () => {
     await ui.user.click(within(dialog).getByTestId('asset-picker-open'));
     const picker = await screen.findByRole('dialog', { name: 'Asset' });
     // only images are offered for an image
-    await waitFor(() => expect(within(picker).getAllByRole('option').map((o) => o.textContent)).toEqual([expect.stringContaining('Booth photo')]));
+    await waitFor(() =>
+      expect(
+        within(picker)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual([expect.stringContaining('Booth photo')]),
+    );
     await ui.user.click(within(picker).getByRole('option', { name: /Booth photo/ }));
     await waitFor(() => expect(within(dialog).getByTestId('asset-picker-title').textContent).toBe('Booth photo'));
     await ui.user.click(within(dialog).getByRole('button', { name: 'Add' }));
@@ -391,7 +463,13 @@ describe('carousel editor', () => {
     dialog = await add('Video');
     await ui.user.click(within(dialog).getByTestId('asset-picker-open'));
     const videos = await screen.findByRole('dialog', { name: 'Asset' });
-    await waitFor(() => expect(within(videos).getAllByRole('option').map((o) => o.textContent)).toEqual([expect.stringContaining('Teaser clip')]));
+    await waitFor(() =>
+      expect(
+        within(videos)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual([expect.stringContaining('Teaser clip')]),
+    );
     await ui.user.click(within(videos).getByRole('option', { name: /Teaser clip/ }));
     await ui.user.click(within(dialog).getByRole('button', { name: 'Add' }));
 
@@ -467,7 +545,11 @@ describe('carousel editor', () => {
     await ui.user.type(within(dialog).getByRole('spinbutton', { name: 'Height (px)' }), '600');
     await ui.user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New variant' })).toBeNull());
-    expect(ui.data.calls.at(-1)).toMatchObject({ method: 'create', resource: 'variants', params: { data: { v_carouselid: CAROUSEL, v_title: 'Small', v_name: 'small', v_width: 800, v_height: 600, v_autoplay: true } } });
+    expect(ui.data.calls.at(-1)).toMatchObject({
+      method: 'create',
+      resource: 'variants',
+      params: { data: { v_carouselid: CAROUSEL, v_title: 'Small', v_name: 'small', v_width: 800, v_height: 600, v_autoplay: true } },
+    });
     // the new variant is chosen: a canvas of its size
     expect(screen.getAllByTestId('ce-variant').map((b) => b.getAttribute('aria-pressed'))).toEqual(['true', 'false', 'false']);
     expect(ui.stage().style.width).toBe(`${Math.round(800 * Math.min(640 / 800, 400 / 600))}px`);

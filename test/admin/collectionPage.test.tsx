@@ -74,7 +74,12 @@ function fakeApi(answer: (call: Call) => { status: number; body: unknown }) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit = {}) => {
-      const call: Call = { url, method: init.method ?? 'GET', headers: (init.headers ?? {}) as Record<string, string>, body: init.body ? JSON.parse(String(init.body)) : undefined };
+      const call: Call = {
+        url,
+        method: init.method ?? 'GET',
+        headers: (init.headers ?? {}) as Record<string, string>,
+        body: init.body ? JSON.parse(String(init.body)) : undefined,
+      };
       calls.push(call);
       const { status, body } = answer(call);
       return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -108,7 +113,11 @@ describe("a collection's page", () => {
     expect(items.map((li) => within(li).getByRole('heading', { level: 3 }).textContent)).toEqual(['Price list', 'Stand photo', 'Demo clip']);
     expect(within(items[0]).getByText('PDF · 1.4 MB')).toBeTruthy();
     expect(within(items[0]).getByRole('link', { name: 'Download Price list' }).getAttribute('href')).toBe('/s/p1?v=2&download');
-    expect(within(items[0]).getByRole('link', { name: /^Open Price list/ }).getAttribute('target')).toBe('_blank');
+    expect(
+      within(items[0])
+        .getByRole('link', { name: /^Open Price list/ })
+        .getAttribute('target'),
+    ).toBe('_blank');
     expect(within(items[1]).getByRole('img', { name: 'Stand photo' }).getAttribute('src')).toBe('/s/i1?v=1');
     const video = items[2].querySelector('video')!;
     expect(video.getAttribute('src')).toBe('/s/v1?v=1');

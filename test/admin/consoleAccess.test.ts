@@ -10,7 +10,13 @@ import type { Membership, Session } from '../../admin/src/providers/session';
 const A = '3f0c3a7e-6b1d-4c2e-9f3a-0a1b2c3d4e5f';
 const B = '7d9e1f20-3a4b-4c5d-8e6f-7a8b9c0d1e2f';
 
-const membership = (a_id: string, au_role: Membership['au_role'], a_admin_url: string | null = null): Membership => ({ a_id, a_name: `Account ${a_id.slice(0, 4)}`, a_admin_url, a_is_enabled: true, au_role });
+const membership = (a_id: string, au_role: Membership['au_role'], a_admin_url: string | null = null): Membership => ({
+  a_id,
+  a_name: `Account ${a_id.slice(0, 4)}`,
+  a_admin_url,
+  a_is_enabled: true,
+  au_role,
+});
 
 const session = (role: 'root' | 'superadmin' | 'member', accounts: Membership[] = []): Session => ({
   code: 'ok',
@@ -102,7 +108,14 @@ describe('who enters a console and what its menu offers', () => {
 
   it("answers react-admin's canAccess with the role in the console's account", async () => {
     const memberOfA = session('member', [membership(A, 'member'), membership(B, 'superadmin')]);
-    const base = { login: async () => undefined, logout: async () => undefined, checkAuth: async () => undefined, checkError: async () => undefined, getPermissions: async () => undefined, canAccess: async () => 'entry' as never };
+    const base = {
+      login: async () => undefined,
+      logout: async () => undefined,
+      checkAuth: async () => undefined,
+      checkError: async () => undefined,
+      getPermissions: async () => undefined,
+      canAccess: async () => 'entry' as never,
+    };
     const inA = consoleAuthProvider(base, A, async () => memberOfA);
     const inB = consoleAuthProvider(base, B, async () => memberOfA);
     const ask = (p: typeof inA, resource: string, action: string) => p.canAccess!({ resource, action });
@@ -135,9 +148,19 @@ describe('moving between accounts', () => {
     enterAccount(queryClient, A);
     expect(queryClient.getQueryData(['events', 'getList', { pagination: { page: 1, perPage: 25 } }])).toBeDefined(); // same account
     enterAccount(queryClient, B);
-    expect(queryClient.getQueryCache().getAll().map((q) => q.queryKey[0])).toEqual(['ls.session']);
+    expect(
+      queryClient
+        .getQueryCache()
+        .getAll()
+        .map((q) => q.queryKey[0]),
+    ).toEqual(['ls.session']);
     seed();
     clearAccountCache(queryClient);
-    expect(queryClient.getQueryCache().getAll().map((q) => q.queryKey[0])).toEqual(['ls.session']);
+    expect(
+      queryClient
+        .getQueryCache()
+        .getAll()
+        .map((q) => q.queryKey[0]),
+    ).toEqual(['ls.session']);
   });
 });

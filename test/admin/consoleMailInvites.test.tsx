@@ -45,7 +45,7 @@ const inAdmin = (ui: React.ReactNode) =>
   );
 
 describe('mail template tools: variables, live preview, test mail', () => {
-  it('lists the variables of the template\'s name with what they hold', async () => {
+  it("lists the variables of the template's name with what they hold", async () => {
     serve(() => ({ status: 200, body: { subject: '', html: '', text: '' } }));
     inAdmin(<MailTemplateTools accountId="acc" values={{ mt_name: 'invite', mt_subject: 'S' }} />);
     const list = screen.getByTestId('mt-variables');
@@ -57,13 +57,19 @@ describe('mail template tools: variables, live preview, test mail', () => {
 
   it('previews the unsaved values (HTML in a sandboxed frame, text on its tab) once typing settles', async () => {
     serve((c) => ({ status: 200, body: { subject: `Subject for ${(c.body as { mt_subject: string }).mt_subject}`, html: '<p>Hello <b>Alex</b></p>', text: 'Hello Alex' } }));
-    const { rerender } = inAdmin(<MailTemplateTools accountId="acc-1" values={{ mt_name: 'invite', mt_subject: 'Hi {{first_name}}', mt_html: '<p>Hello <b>{{first_name}}</b></p>' }} />);
+    const { rerender } = inAdmin(
+      <MailTemplateTools accountId="acc-1" values={{ mt_name: 'invite', mt_subject: 'Hi {{first_name}}', mt_html: '<p>Hello <b>{{first_name}}</b></p>' }} />,
+    );
     expect((await screen.findByTestId('mt-preview-subject')).textContent).toBe('Subject for Hi {{first_name}}');
     const frame = screen.getByTestId('mt-preview-html') as HTMLIFrameElement;
     expect(frame.getAttribute('sandbox')).toBe('');
     expect(frame.getAttribute('srcdoc')).toBe('<p>Hello <b>Alex</b></p>');
     expect(calls).toEqual([
-      { method: 'POST', path: '/accounts/acc-1/mail-templates/preview', body: { mt_name: 'invite', mt_subject: 'Hi {{first_name}}', mt_html: '<p>Hello <b>{{first_name}}</b></p>', mt_text: '' } },
+      {
+        method: 'POST',
+        path: '/accounts/acc-1/mail-templates/preview',
+        body: { mt_name: 'invite', mt_subject: 'Hi {{first_name}}', mt_html: '<p>Hello <b>{{first_name}}</b></p>', mt_text: '' },
+      },
     ]);
     const user = userEvent.setup();
     await user.click(screen.getByRole('tab', { name: /Text/ }));
@@ -99,7 +105,7 @@ describe('mail template tools: variables, live preview, test mail', () => {
     expect(calls.filter((c) => c.path.endsWith('/preview'))).toHaveLength(0);
   });
 
-  it('shows the API\'s error text when the preview is refused', async () => {
+  it("shows the API's error text when the preview is refused", async () => {
     serve(() => ({ status: 400, body: { code: 'validation_failed', message: 'x', fields: { mt_subject: 'error_too_long' } } }));
     inAdmin(<MailTemplateTools accountId="acc" values={{ mt_subject: 'x'.repeat(600) }} />);
     expect(await screen.findByText('Please check the highlighted fields')).toBeTruthy();
@@ -137,8 +143,15 @@ describe('mail template tools: variables, live preview, test mail', () => {
 describe('the expiry of an invite', () => {
   it('shows while the invite is pending or expired, and a dash once accepted or revoked', () => {
     const at = '2026-11-28T10:00:00.000Z';
-    for (const [status, shown] of [['pending', true], ['expired', true], ['accepted', false], ['revoked', false]] as const) {
-      const { container } = inAdmin(<InviteExpiryCell record={{ id: 'iv', iv_status: status, iv_expires_at: at }} source="iv_expires_at" meta={invites.fields!.iv_expires_at} decl={invites} />);
+    for (const [status, shown] of [
+      ['pending', true],
+      ['expired', true],
+      ['accepted', false],
+      ['revoked', false],
+    ] as const) {
+      const { container } = inAdmin(
+        <InviteExpiryCell record={{ id: 'iv', iv_status: status, iv_expires_at: at }} source="iv_expires_at" meta={invites.fields!.iv_expires_at} decl={invites} />,
+      );
       if (shown) expect(container.textContent, status).toMatch(/2026/);
       else expect(container.textContent, status).toBe('—');
       cleanup();
@@ -162,7 +175,7 @@ describe('resend of an invite', () => {
     }
   });
 
-  it('shows the API\'s text when the resend is refused', async () => {
+  it("shows the API's text when the resend is refused", async () => {
     serve(() => ({ status: 502, body: { code: 'invite_failed', message: 'Failed to create invite' } }));
     inAdmin(<ResendInviteButton accountId="acc" invite={{ id: 'iv-1', iv_email: 'nina@example.com', iv_status: 'pending' }} />);
     await userEvent.setup().click(screen.getByRole('button', { name: /again/ }));

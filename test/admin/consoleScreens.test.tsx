@@ -1,21 +1,13 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AdminContext, TestMemoryRouter, useRouterProvider, type AuthProvider, type DataProvider, type I18nProvider } from 'react-admin';
-import { ACCOUNT_RESOURCES } from '../../resources/index';
-import { grantsOf } from '../../resources/permissions';
+import { AdminContext, type I18nProvider } from 'react-admin';
 import { addConsoleTexts, addReactAdminTexts, i18nReady } from '../../admin/src/i18n';
-import { ResourceRoutes } from '../../admin/src/generated/ResourceRoutes';
-import { permissionsFor } from '../../admin/src/generated/access';
-import { ConsoleContext } from '../../admin/src/console/ConsoleContext';
-import { CONSOLE_SCREENS } from '../../admin/src/console/screens';
 import { SortableList } from '../../admin/src/layout/SortableList';
 import { moveItem } from '../../admin/src/layout/sortable';
 import { ranksAbove, rolesUpTo } from '../../admin/src/members/roles';
 import { setSession } from '../../admin/src/providers/session';
 import { ACCOUNT, mountConsole, sessionAs, type Row } from '../helpers/consoleScreens';
-import { canInAccount } from '../../admin/src/permissions';
-
 
 let i18nProvider: I18nProvider;
 beforeAll(async () => {
@@ -29,8 +21,26 @@ afterEach(() => {
   setSession(null);
 });
 
-const nina: Row = { id: 'm-nina', au_userid: 'u-nina', au_role: 'member', au_external_id: null, u_email: 'nina@example.com', u_first_name: 'Nina', u_last_name: 'Visser', u_is_verified: true };
-const boss: Row = { id: 'm-boss', au_userid: 'u-boss', au_role: 'root', au_external_id: null, u_email: 'boss@example.com', u_first_name: 'Bo', u_last_name: 'Ss', u_is_verified: false };
+const nina: Row = {
+  id: 'm-nina',
+  au_userid: 'u-nina',
+  au_role: 'member',
+  au_external_id: null,
+  u_email: 'nina@example.com',
+  u_first_name: 'Nina',
+  u_last_name: 'Visser',
+  u_is_verified: true,
+};
+const boss: Row = {
+  id: 'm-boss',
+  au_userid: 'u-boss',
+  au_role: 'root',
+  au_external_id: null,
+  u_email: 'boss@example.com',
+  u_first_name: 'Bo',
+  u_last_name: 'Ss',
+  u_is_verified: false,
+};
 const input = (name: string) => document.querySelector(`[name="${name}"]`) as HTMLInputElement | null;
 /** The options of a react-admin SelectInput, by its input's name. */
 async function optionsOf(user: ReturnType<typeof userEvent.setup>, name: string): Promise<string[]> {
@@ -97,14 +107,28 @@ describe('member edit', () => {
     await screen.findByText('Members join through invitations');
     expect((await screen.findByRole('link', { name: 'Invite' })).getAttribute('href')).toBe(`/console/${ACCOUNT}/invites/new`);
     cleanup();
-    mountConsole(sessionAs('root', 'root'), '/members/new', { members: [], unlinkedUsers: [{ id: 'u-new', u_email: 'new@example.com', u_first_name: 'New', u_last_name: 'Person' }] }, i18nProvider);
+    mountConsole(
+      sessionAs('root', 'root'),
+      '/members/new',
+      { members: [], unlinkedUsers: [{ id: 'u-new', u_email: 'new@example.com', u_first_name: 'New', u_last_name: 'Person' }] },
+      i18nProvider,
+    );
     await waitFor(() => expect(input('au_userid')).not.toBeNull());
     expect(input('u_email')).toBeNull(); // the user's own fields are the user's, not set here
   });
 });
 
 describe('invite edit', () => {
-  const pending: Row = { id: 'i-1', iv_email: 'omar@example.com', iv_first_name: 'Omar', iv_last_name: null, iv_role: 'member', iv_status: 'expired', iv_expires_at: '2026-01-01T10:00:00Z', iv_invited_by: 'u-me' };
+  const pending: Row = {
+    id: 'i-1',
+    iv_email: 'omar@example.com',
+    iv_first_name: 'Omar',
+    iv_last_name: null,
+    iv_role: 'member',
+    iv_status: 'expired',
+    iv_expires_at: '2026-01-01T10:00:00Z',
+    iv_invited_by: 'u-me',
+  };
   it('an expired invite can be sent again and revoked (confirmed); the sender is named', async () => {
     const { user, data } = mountConsole(sessionAs('root', 'root'), `/invites/${pending.id}`, { invites: [pending], members: [] }, i18nProvider);
     await screen.findByRole('button', { name: 'Send the invitation to omar@example.com again' });

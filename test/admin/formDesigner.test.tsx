@@ -29,7 +29,7 @@ const id = (n: number) => `3b000000-0000-4000-8000-${String(n).padStart(12, '0')
 interface Call {
   method: string;
   path: string;
-  body?: any;
+  body?: unknown;
 }
 let calls: Call[];
 let elements: Record<string, unknown>[];
@@ -41,7 +41,20 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 const base = `/api/1/accounts/${ACCOUNT}`;
 
 function element(n: number, type: ElementType, name: string, title: string, extra: Record<string, unknown> = {}) {
-  return { fe_id: id(n), id: id(n), fe_formid: FORM, fe_title: title, fe_name: name, fe_external_name: null, fe_type: type, fe_listid: null, fe_order: n, fe_is_required: false, fe_options: null, ...extra };
+  return {
+    fe_id: id(n),
+    id: id(n),
+    fe_formid: FORM,
+    fe_title: title,
+    fe_name: name,
+    fe_external_name: null,
+    fe_type: type,
+    fe_listid: null,
+    fe_order: n,
+    fe_is_required: false,
+    fe_options: null,
+    ...extra,
+  };
 }
 
 const itemRows: Record<string, { li_id: string; li_listid: string; li_parentid: string | null; li_title: string; li_value: string; li_order: number }[]> = {
@@ -77,7 +90,13 @@ function fakeFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Re
     );
   const tree = new RegExp(`^${base}/lists/([^/]+)/tree$`).exec(url.pathname);
   if (tree) return Promise.resolve(json(200, buildListTree(itemRows[tree[1]] ?? [])));
-  if (url.pathname === `${base}/form-elements/order` && method === 'PUT') return Promise.resolve(json(200, body.ids.map((i: string) => elements.find((e) => e.fe_id === i))));
+  if (url.pathname === `${base}/form-elements/order` && method === 'PUT')
+    return Promise.resolve(
+      json(
+        200,
+        body.ids.map((i: string) => elements.find((e) => e.fe_id === i)),
+      ),
+    );
   if (url.pathname === `${base}/form-elements` && method === 'POST') {
     created += 1;
     const record = { ...body, fe_id: id(500 + created), id: id(500 + created), fe_order: 99 };
@@ -131,7 +150,10 @@ async function renderDesigner(canEdit = true) {
   const user = userEvent.setup({ delay: null, pointerEventsCheck: 0 });
   await screen.findByRole('list', { name: 'Elements of the form, in order' });
   const list = () => screen.getByRole('list', { name: 'Elements of the form, in order' });
-  const rowTitles = () => within(list()).getAllByRole('listitem').map((li) => li.querySelector('.fd-row-title')!.textContent!.replace(/ \*.*$/, ''));
+  const rowTitles = () =>
+    within(list())
+      .getAllByRole('listitem')
+      .map((li) => li.querySelector('.fd-row-title')!.textContent!.replace(/ \*.*$/, ''));
   const editor = () => screen.getByRole('region', { name: 'Element' });
   const preview = () => screen.getByRole('region', { name: 'Preview' });
   const field = (label: string) => within(editor()).getByRole('textbox', { name: label }) as HTMLInputElement;
@@ -219,7 +241,11 @@ describe('form designer', () => {
         const disabled = within(ui.editor()).getByRole('group', { name: 'Days shown but not available' });
         fireEvent.change(within(disabled).getByLabelText('Date'), { target: { value: '2026-05-13' } });
         await ui.user.click(within(disabled).getByRole('button', { name: 'Add' }));
-        expect(within(days).getAllByRole('listitem').map((li) => li.querySelector('time')!.getAttribute('datetime'))).toEqual(['2026-05-12', '2026-05-13']);
+        expect(
+          within(days)
+            .getAllByRole('listitem')
+            .map((li) => li.querySelector('time')!.getAttribute('datetime')),
+        ).toEqual(['2026-05-12', '2026-05-13']);
         options = { days: ['2026-05-12', '2026-05-13'], disabled: ['2026-05-13'] };
       } else {
         expect(isListType(type)).toBe(true);
@@ -356,7 +382,10 @@ describe('form designer', () => {
 
   it('rolls the order back when the order route refuses it', async () => {
     const ui = await renderDesigner();
-    override[`PUT ${base}/form-elements/order`] = { status: 400, body: { code: 'order_invalid', message: 'Give every record of the parent, each once', fields: { ids: 'error_order_incomplete' } } };
+    override[`PUT ${base}/form-elements/order`] = {
+      status: 400,
+      body: { code: 'order_invalid', message: 'Give every record of the parent, each once', fields: { ids: 'error_order_incomplete' } },
+    };
     within(ui.list()).getByRole('button', { name: 'Move Regions' }).focus();
     await ui.user.keyboard(' {ArrowUp}{ArrowUp} ');
     expect(ui.writes()).toHaveLength(1);
@@ -398,7 +427,13 @@ describe('form designer', () => {
     await replace(ui, ui.field('Maximum length'), '12');
     expect(await within(ui.preview()).findByText('0 of 12 characters')).toBeTruthy();
     await ui.user.click(within(ui.editor()).getByRole('checkbox', { name: 'Required' }));
-    await waitFor(() => expect(within(ui.preview()).getByRole('textbox', { name: /Organisation name/ }).getAttribute('aria-required')).toBe('true'));
+    await waitFor(() =>
+      expect(
+        within(ui.preview())
+          .getByRole('textbox', { name: /Organisation name/ })
+          .getAttribute('aria-required'),
+      ).toBe('true'),
+    );
     expect(ui.writes()).toEqual([]);
     // the list row says it is not saved; Discard goes back to what is stored
     expect(within(ui.list()).getAllByRole('listitem')[1].textContent).toContain('unsaved changes');

@@ -35,7 +35,12 @@ function serveForms(status = 200) {
   return fetcher;
 }
 
-const inAdmin = (ui: React.ReactNode) => render(<AdminContext dataProvider={testDataProvider()} i18nProvider={i18nProvider}>{ui}</AdminContext>);
+const inAdmin = (ui: React.ReactNode) =>
+  render(
+    <AdminContext dataProvider={testDataProvider()} i18nProvider={i18nProvider}>
+      {ui}
+    </AdminContext>,
+  );
 const frame = () => screen.getByTitle('The public page in this style') as HTMLIFrameElement;
 
 describe('FormStylePreview', () => {
@@ -51,7 +56,11 @@ describe('FormStylePreview', () => {
     // the account's forms, by title, after the event's own registration form
     const picker = screen.getByRole('combobox', { name: 'Form' });
     await within(picker).findByRole('option', { name: 'Visitor details' });
-    expect(within(picker).getAllByRole('option').map((o) => o.textContent)).toEqual(["The event's registration form", 'Booth survey', 'Visitor details']);
+    expect(
+      within(picker)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(["The event's registration form", 'Booth survey', 'Visitor details']);
   });
 
   it('switches width, page and form, and reloads the frame when the style is saved', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AdminContext, HttpError, Notification, TestMemoryRouter, useRouterProvider, type AuthProvider, type DataProvider, type I18nProvider } from 'react-admin';
@@ -80,7 +80,14 @@ function fakeDataProvider(seed: Record<string, Row[]>) {
       calls.push({ method: 'getList', resource, params: params as unknown as Record<string, unknown> });
       const { q, ...equal } = (params.filter ?? {}) as Record<string, unknown>;
       let rows = (tables[resource] ?? []).filter((r) => Object.entries(equal).every(([k, v]) => r[k] === v));
-      if (typeof q === 'string' && q) rows = rows.filter((r) => search(resource).some((f) => String(r[f] ?? '').toLowerCase().startsWith(q.toLowerCase())));
+      if (typeof q === 'string' && q)
+        rows = rows.filter((r) =>
+          search(resource).some((f) =>
+            String(r[f] ?? '')
+              .toLowerCase()
+              .startsWith(q.toLowerCase()),
+          ),
+        );
       const { field, order } = params.sort ?? { field: 'id', order: 'ASC' };
       rows = [...rows].sort((a, b) => String(a[field]).localeCompare(String(b[field]), 'en', { numeric: true }) * (order === 'DESC' ? -1 : 1));
       const { page, perPage } = params.pagination ?? { page: 1, perPage: 25 };
@@ -146,7 +153,17 @@ const MAKERS: Row[] = [
 /** 30 gadgets: "Gadget 01" … "Gadget 30", alternating kinds. */
 const GADGETS: Row[] = Array.from({ length: 30 }, (_, i) => {
   const n = String(i + 1).padStart(2, '0');
-  return { id: `g${n}`, g_title: `Gadget ${n}`, g_name: `gadget-${n}`, g_kind: i % 2 ? 'large' : 'small', g_code: i % 2 ? `C${n}` : null, g_is_active: true, g_status: 'used', g_secret_set: i === 0, g_options: null };
+  return {
+    id: `g${n}`,
+    g_title: `Gadget ${n}`,
+    g_name: `gadget-${n}`,
+    g_kind: i % 2 ? 'large' : 'small',
+    g_code: i % 2 ? `C${n}` : null,
+    g_is_active: true,
+    g_status: 'used',
+    g_secret_set: i === 0,
+    g_options: null,
+  };
 });
 
 // Rendering a 25-row list in jsdom takes longer than Testing Library's default second.
@@ -167,7 +184,20 @@ beforeAll(async () => {
         gadgets: {
           name_one: 'Gadget',
           name_other: 'Gadgets',
-          fields: { g_title: 'Title', g_name: 'Name', g_kind: 'Kind', g_size: 'Size', g_is_active: 'Active', g_code: 'Code', g_colour: 'Colour', g_makerid: 'Maker', g_notes: 'Notes', g_options: 'Options', g_secret: 'Secret', g_status: 'Status' },
+          fields: {
+            g_title: 'Title',
+            g_name: 'Name',
+            g_kind: 'Kind',
+            g_size: 'Size',
+            g_is_active: 'Active',
+            g_code: 'Code',
+            g_colour: 'Colour',
+            g_makerid: 'Maker',
+            g_notes: 'Notes',
+            g_options: 'Options',
+            g_secret: 'Secret',
+            g_status: 'Status',
+          },
           options: { g_kind: { small: 'Small one', large: 'Large one' }, g_status: { new: 'Brand new', used: 'Second hand' } },
         },
       },
@@ -189,7 +219,12 @@ function TestRoutes() {
   );
 }
 
-function mount({ bits = ['read', 'create', 'update', 'delete'], at = '/gadgets', makers = MAKERS, tickets = [] as Row[] }: { bits?: string[]; at?: string; makers?: Row[]; tickets?: Row[] } = {}) {
+function mount({
+  bits = ['read', 'create', 'update', 'delete'],
+  at = '/gadgets',
+  makers = MAKERS,
+  tickets = [] as Row[],
+}: { bits?: string[]; at?: string; makers?: Row[]; tickets?: Row[] } = {}) {
   const data = fakeDataProvider({ gadgets: GADGETS, makers, tickets });
   const authProvider: AuthProvider = {
     login: async () => undefined,
@@ -246,9 +281,14 @@ describe('generated list', () => {
 
     // Search: prefix over the search fields, back to page 1; one page: no pager.
     await user.type(screen.getByPlaceholderText('Starts with…'), 'gadget 1');
-    await waitFor(() => expect(firstCells()).toEqual(['Gadget 10', 'Gadget 11', 'Gadget 12', 'Gadget 13', 'Gadget 14', 'Gadget 15', 'Gadget 16', 'Gadget 17', 'Gadget 18', 'Gadget 19']));
+    await waitFor(() =>
+      expect(firstCells()).toEqual(['Gadget 10', 'Gadget 11', 'Gadget 12', 'Gadget 13', 'Gadget 14', 'Gadget 15', 'Gadget 16', 'Gadget 17', 'Gadget 18', 'Gadget 19']),
+    );
     expect(screen.queryByRole('button', { name: /page 2/i })).toBeNull();
-    expect(data.calls.filter((c) => c.method === 'getList' && c.resource === 'gadgets').at(-1)!.params).toMatchObject({ filter: { q: 'gadget 1' }, pagination: { page: 1, perPage: 25 } });
+    expect(data.calls.filter((c) => c.method === 'getList' && c.resource === 'gadgets').at(-1)!.params).toMatchObject({
+      filter: { q: 'gadget 1' },
+      pagination: { page: 1, perPage: 25 },
+    });
 
     // Sort by a sortable column (descending after the second click, since the list starts ascending by title).
     await user.click(screen.getByRole('button', { name: /sort by title/i }));
@@ -397,7 +437,11 @@ describe('generated create', () => {
   });
 
   it('a reference stored by another key shows its record beyond the first 100, in the list and in the picker', async () => {
-    const many = Array.from({ length: 120 }, (_, i) => ({ id: `0b7c6f43-5a1f-4b7e-9a3c-1d2e3f4b${String(i).padStart(4, '0')}`, mk_title: `Maker ${String(i + 1).padStart(3, '0')}`, mk_code: `code-${i + 1}` }));
+    const many = Array.from({ length: 120 }, (_, i) => ({
+      id: `0b7c6f43-5a1f-4b7e-9a3c-1d2e3f4b${String(i).padStart(4, '0')}`,
+      mk_title: `Maker ${String(i + 1).padStart(3, '0')}`,
+      mk_code: `code-${i + 1}`,
+    }));
     const ticket = { id: 't1', t_title: 'Stand A', t_maker_code: 'code-115' };
     const list = mount({ at: '/tickets', makers: many, tickets: [ticket] });
     await waitFor(() => expect(list.rows()[0]?.textContent).toContain('Maker 115'));

@@ -62,7 +62,10 @@ beforeEach(() => {
       const json = (status: number, b: unknown) => new Response(JSON.stringify(b), { status, headers: { 'Content-Type': 'application/json' } });
       if (path === `/accounts/${ACCOUNT}/members`) {
         const q = String((query.filter as { q?: string })?.q ?? '').toLowerCase();
-        return json(200, MEMBERS.filter((m) => !q || m.u_email.startsWith(q) || (m.u_first_name ?? '').toLowerCase().startsWith(q)));
+        return json(
+          200,
+          MEMBERS.filter((m) => !q || m.u_email.startsWith(q) || (m.u_first_name ?? '').toLowerCase().startsWith(q)),
+        );
       }
       if (path === `/accounts/${ACCOUNT}/handoffs` && method === 'GET') return json(200, history);
       if (path === `/accounts/${ACCOUNT}/handoffs` && method === 'POST') {
@@ -114,7 +117,9 @@ describe('handing a lead off from the lead page', () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Message' }), 'Call her');
     await user.click(within(dialog).getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(calls.filter((c) => c.method === 'POST')).toEqual([{ method: 'POST', path: `/accounts/${ACCOUNT}/handoffs`, query: {}, body: { ho_leadid: LEAD, ho_to_userid: 'u-rob', ho_message: 'Call her' } }]);
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([
+      { method: 'POST', path: `/accounts/${ACCOUNT}/handoffs`, query: {}, body: { ho_leadid: LEAD, ho_to_userid: 'u-rob', ho_message: 'Call her' } },
+    ]);
     const item = await screen.findByTestId('handoff-history-item');
     expect(item.textContent).toContain('Me Myself to Rob Rep');
     expect(within(item).getByTestId('handoff-status').textContent).toBe('Waiting for an answer');
@@ -143,7 +148,10 @@ describe('handing a lead off from the lead page', () => {
   });
 
   it('the history shows each answer with its status', async () => {
-    history = [HANDOFF({ id: 'h2', ho_status: 'accepted', ho_decided_at: '2026-11-21T08:00:00.000Z', ho_message: null }), HANDOFF({ id: 'h1', ho_status: 'not_available', to_first_name: 'Mia', to_last_name: null })];
+    history = [
+      HANDOFF({ id: 'h2', ho_status: 'accepted', ho_decided_at: '2026-11-21T08:00:00.000Z', ho_message: null }),
+      HANDOFF({ id: 'h1', ho_status: 'not_available', to_first_name: 'Mia', to_last_name: null }),
+    ];
     mount();
     const items = await screen.findAllByTestId('handoff-history-item');
     expect(items.map((i) => within(i).getByTestId('handoff-status').textContent)).toEqual(['Accepted', 'Not available']);

@@ -15,9 +15,7 @@ import { fieldsOf } from '../../resources/define';
 
 /** Every key path of a nested message object ("a.b.c"). */
 function paths(obj: Record<string, unknown>, prefix = ''): string[] {
-  return Object.entries(obj).flatMap(([k, v]) =>
-    typeof v === 'object' && v !== null ? paths(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`],
-  );
+  return Object.entries(obj).flatMap(([k, v]) => (typeof v === 'object' && v !== null ? paths(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`]));
 }
 
 // The entry catalogue with the entry admin's screen texts (loaded with the admin, i18n/admin/).
@@ -64,7 +62,12 @@ describe('translations', () => {
   it('every message key the account resources and the console API use has English and Dutch', async () => {
     const fs = await import('node:fs');
     const path = await import('node:path');
-    const files = ['resources', 'api/console'].flatMap((dir) => fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f)));
+    const files = ['resources', 'api/console'].flatMap((dir) =>
+      fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => path.join(dir, f)),
+    );
     const keys = new Set(files.flatMap((f) => fs.readFileSync(f, 'utf8').match(/\berror_[a-z0-9_]+/g) ?? []));
     expect(keys.size).toBeGreaterThan(20);
     for (const key of keys) {

@@ -72,7 +72,9 @@ describe('IntegrationTestScan', () => {
     cleanup();
     answer = json(502, { code: 'badge_scan_failed', message: 'The provider answered 401', reason: 'provider_error', provider_status: 401 });
     await scan('1001');
-    expect((await screen.findByTestId('integration-test-error')).textContent).toBe('The badge provider could not be reached or gave no usable answerThe provider answered with status 401.');
+    expect((await screen.findByTestId('integration-test-error')).textContent).toBe(
+      'The badge provider could not be reached or gave no usable answerThe provider answered with status 401.',
+    );
     cleanup();
     answer = json(502, { code: 'badge_scan_failed', message: 'x', reason: 'private_address' });
     await scan('1001');

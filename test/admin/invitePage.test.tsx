@@ -18,7 +18,13 @@ const INVITE = {
   user_exists: false,
   settings: { passwordMinLength: 12 },
 };
-const SESSION = (email: string) => ({ code: 'ok', user: { id: 'u1', u_id: 'u1', u_email: email, u_role: 'member' }, permissions: {}, accounts: [], settings: { passwordMinLength: 12 } });
+const SESSION = (email: string) => ({
+  code: 'ok',
+  user: { id: 'u1', u_id: 'u1', u_email: email, u_role: 'member' },
+  permissions: {},
+  accounts: [],
+  settings: { passwordMinLength: 12 },
+});
 
 let calls: Call[] = [];
 /** The fake API: answers by "METHOD /path" (without /api/1). */
@@ -105,7 +111,10 @@ describe('the invitation page /invite/{token}', () => {
   });
 
   it('an invalid link says "Failed to validate the invite"', async () => {
-    serve({ 'GET /invite/the-token': { status: 400, body: { code: 'invite_invalid', message: 'Failed to validate the invite' } }, 'GET /auth/me': { status: 401, body: { code: 'not_logged_in' } } });
+    serve({
+      'GET /invite/the-token': { status: 400, body: { code: 'invite_invalid', message: 'Failed to validate the invite' } },
+      'GET /auth/me': { status: 401, body: { code: 'not_logged_in' } },
+    });
     render(<InvitePage token="the-token" />);
     const box = await screen.findByTestId('invite-invalid');
     expect(box.textContent).toContain('Failed to validate the invite');

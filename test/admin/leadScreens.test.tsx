@@ -82,7 +82,11 @@ const tables = (leads: Row[]) => ({ leads, members: [nina], events: [{ id: EVENT
 describe('leads list', () => {
   it('acts on every lead the filter matches after a confirmation that says how many, and downloads them as CSV', async () => {
     serveFetch();
-    const rows = [lead('l1', { ld_source: 'card', ld_email: 'a@example.com' }), lead('l2', { ld_source: 'card', ld_email: 'b@example.com' }), lead('l3', { ld_email: 'c@example.com' })];
+    const rows = [
+      lead('l1', { ld_source: 'card', ld_email: 'a@example.com' }),
+      lead('l2', { ld_source: 'card', ld_email: 'b@example.com' }),
+      lead('l3', { ld_email: 'c@example.com' }),
+    ];
     const filter = { ld_source: 'card' };
     mountConsole(sessionAs('member', 'admin'), `/leads?filter=${encodeURIComponent(JSON.stringify(filter))}`, tables(rows), i18nProvider);
     // the first list of the file loads its chunks: give it time
@@ -95,7 +99,9 @@ describe('leads list', () => {
     expect(within(dialog).getByText('Delete 2 leads?')).toBeTruthy();
     expect(calls.some((c) => c.path.endsWith('/leads/bulk'))).toBe(false); // nothing before the confirmation
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(calls.find((c) => c.path.endsWith('/leads/bulk'))).toEqual({ method: 'POST', path: `/accounts/${ACCOUNT}/leads/bulk`, body: { filter, action: 'delete' } }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.path.endsWith('/leads/bulk'))).toEqual({ method: 'POST', path: `/accounts/${ACCOUNT}/leads/bulk`, body: { filter, action: 'delete' } }),
+    );
     expect(await screen.findByText('2 leads deleted.')).toBeTruthy();
   });
 
@@ -112,7 +118,13 @@ describe('leads list', () => {
 describe('lead page', () => {
   it('shows the answers read-only through the shared renderer, the card photos and the consent text as seen', async () => {
     serveFetch();
-    const l = lead('l1', { ld_source: 'card', ld_answers: { company: 'Acme', hot: true }, ld_front_fileid: 'file-front', ld_consent_news: true, ld_consent_text: 'Yes, send me news about Expo.' });
+    const l = lead('l1', {
+      ld_source: 'card',
+      ld_answers: { company: 'Acme', hot: true },
+      ld_front_fileid: 'file-front',
+      ld_consent_news: true,
+      ld_consent_text: 'Yes, send me news about Expo.',
+    });
     mountConsole(sessionAs('member', 'admin'), '/leads/l1', tables([l]), i18nProvider);
     const answers = await screen.findByTestId('lead-answers');
     await waitFor(() => expect(answers.querySelector('[data-name="company"]')?.textContent).toContain('Acme'));

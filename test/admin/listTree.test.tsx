@@ -20,7 +20,12 @@ beforeAll(async () => {
   await addConsoleTexts(); // these screens live in the console, which loads its texts
 });
 
-const node = (id: string, title: string, children: ListItemNode[] = []): ListItemNode => ({ li_id: id, li_title: title, li_value: title.toLowerCase().replace(/\s+/g, '_'), children });
+const node = (id: string, title: string, children: ListItemNode[] = []): ListItemNode => ({
+  li_id: id,
+  li_title: title,
+  li_value: title.toLowerCase().replace(/\s+/g, '_'),
+  children,
+});
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
 /** What the fake API saw: method, path below /api/1, and the JSON body. */
@@ -40,7 +45,8 @@ function fakeFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Re
   if (path === `/accounts/${ACCOUNT}/lists/${LIST}/tree`) return Promise.resolve(json(200, tree));
   if (method === 'PUT' && path.endsWith('/list-items/order')) return Promise.resolve(json(200, []));
   const item = path.match(/\/list-items\/([^/]+)$/);
-  if (item && method === 'PUT') return Promise.resolve(json(200, { id: item[1], li_id: item[1], li_title: (body as { li_title?: string }).li_title ?? 'x', li_value: 'x', li_parentid: null }));
+  if (item && method === 'PUT')
+    return Promise.resolve(json(200, { id: item[1], li_id: item[1], li_title: (body as { li_title?: string }).li_title ?? 'x', li_value: 'x', li_parentid: null }));
   if (item && method === 'DELETE') return Promise.resolve(json(200, { id: item[1] }));
   if (method === 'POST' && path.endsWith('/list-items')) {
     const b = body as { li_title: string; li_parentid: string | null };
@@ -276,7 +282,13 @@ describe('ListTreeEditor', () => {
   });
 
   it('renders only the rows in view for 5,000 items, and the rows further down once scrolled there', async () => {
-    tree = Array.from({ length: 50 }, (_, i) => node(`g${i}`, `Group ${i}`, Array.from({ length: 99 }, (_, j) => node(`i${i}_${j}`, `Item ${i}.${j}`))));
+    tree = Array.from({ length: 50 }, (_, i) =>
+      node(
+        `g${i}`,
+        `Group ${i}`,
+        Array.from({ length: 99 }, (_, j) => node(`i${i}_${j}`, `Item ${i}.${j}`)),
+      ),
+    );
     const { titles } = renderEditor();
     await waitFor(() => expect(screen.getByTestId('list-count').textContent).toBe('5,000 items'));
     const shown = titles();

@@ -86,7 +86,12 @@ function fakeFetch(input: RequestInfo | URL, init: RequestInit = {}) {
   const body = init.body ? JSON.parse(String(init.body)) : undefined;
   if (url === '/api/1/storage/sign' && method === 'POST') {
     calls.sign.push(body);
-    return Promise.resolve(json(200, body.ids.map((id: string) => ({ id, url: `http://storage.test${PATH}/${id}?signature=x`, path: PATH, max_bytes: 1000 }))));
+    return Promise.resolve(
+      json(
+        200,
+        body.ids.map((id: string) => ({ id, url: `http://storage.test${PATH}/${id}?signature=x`, path: PATH, max_bytes: 1000 })),
+      ),
+    );
   }
   if (url === '/api/1/storage/files' && method === 'POST') {
     calls.register.push(body);
@@ -157,7 +162,10 @@ describe('media uploader (spec 4)', () => {
     putAnswer['broken.pdf'] = 'network';
     putAnswer['tool.csv'] = { status: 415, body: { code: 'file_type_not_allowed', message: 'This type of file is not allowed' } };
     putAnswer['refused.mp4'] = { status: 500, body: '<Error>InternalError</Error>' };
-    registerAnswer['fake.png'] = { status: 400, body: { code: 'file_content_mismatch', message: 'The contents of the file do not match its type', fields: { fs_type: 'error_file_content_mismatch' } } };
+    registerAnswer['fake.png'] = {
+      status: 400,
+      body: { code: 'file_content_mismatch', message: 'The contents of the file do not match its type', fields: { fs_type: 'error_file_content_mismatch' } },
+    };
     registerAnswer['lost.txt'] = { status: 500, body: { code: 'unknown_error', message: 'An unknown error occured.' } };
 
     await pick([
@@ -251,7 +259,9 @@ describe('upload error texts', () => {
     expect(uploadErrorKey('storage', { code: 'file_too_large' })).toBe('error_file_too_large');
     expect(uploadErrorKey('storage', { code: 'signature_invalid' })).toBe(STORAGE_FAILED);
     expect(uploadErrorKey('storage', '<Error/>')).toBe(STORAGE_FAILED);
-    expect(uploadErrorKey('register', new ApiRequestError(400, { code: 'validation_failed', fields: { fs_filename: 'error_file_type_not_allowed' } }))).toBe('error_file_type_not_allowed');
+    expect(uploadErrorKey('register', new ApiRequestError(400, { code: 'validation_failed', fields: { fs_filename: 'error_file_type_not_allowed' } }))).toBe(
+      'error_file_type_not_allowed',
+    );
     expect(uploadErrorKey('register', new ApiRequestError(400, { code: 'validation_failed', fields: { fs_id: 'error_upload_not_found' } }))).toBe(REGISTER_FAILED);
     expect(uploadErrorKey('register', new ApiRequestError(500, { code: 'unknown_error' }))).toBe(REGISTER_FAILED);
   });
@@ -296,7 +306,9 @@ describe('media screen permissions (spec 6)', () => {
     setSession(session(grants));
     listed = {
       folders: [{ id: 'f1', fo_id: 'f1', fo_title: 'Keynotes', fo_parentid: null }],
-      files: [{ id: 'x1', fs_id: 'x1', fs_folderid: null, fs_filename: 'stage.png', fs_type: 'image/png', fs_path: PATH, fs_extension: 'png', fs_size: 2048, url: `/storage${PATH}/x1` }],
+      files: [
+        { id: 'x1', fs_id: 'x1', fs_folderid: null, fs_filename: 'stage.png', fs_type: 'image/png', fs_path: PATH, fs_extension: 'png', fs_size: 2048, url: `/storage${PATH}/x1` },
+      ],
     };
     render(
       <MemoryRouter initialEntries={['/media']}>

@@ -99,7 +99,11 @@ describe('the public form page', () => {
   });
 
   it('falls back to the event title, the built-in opt-in text and its own words; a non-http link is not drawn', () => {
-    const bare: PublicFormData = { style: { st_external_url: 'javascript:alert(1)', st_external_url_title: 'Click' }, form: { elements }, event: { ev_title: 'Autumn Fair', ev_consent_text: '  ' } };
+    const bare: PublicFormData = {
+      style: { st_external_url: 'javascript:alert(1)', st_external_url_title: 'Click' },
+      form: { elements },
+      event: { ev_title: 'Autumn Fair', ev_consent_text: '  ' },
+    };
     const { unmount } = render(<PublicFormPage data={bare} locale="en" />);
     expect(screen.getByRole('heading', { level: 1, name: 'Autumn Fair' })).toBeTruthy();
     expect(screen.getByRole('checkbox', { name: BUILTIN_CONSENT_TEXT.en })).toBeTruthy();
@@ -224,8 +228,20 @@ describe('the preview page (PublicFormApp)', () => {
   });
 
   it('reads its address and language', () => {
-    expect(previewRoute(`/preview/form-styles/${A}/${S}`, `?form=${F.toUpperCase()}&view=thanks&v=7`)).toEqual({ accountId: A, styleId: S, formId: F, view: 'thanks', version: '7' });
-    expect(previewRoute(`/preview/form-styles/${A}/${S}`, '?form=nope&view=other&v=<x>')).toEqual({ accountId: A, styleId: S, formId: undefined, view: 'form', version: undefined });
+    expect(previewRoute(`/preview/form-styles/${A}/${S}`, `?form=${F.toUpperCase()}&view=thanks&v=7`)).toEqual({
+      accountId: A,
+      styleId: S,
+      formId: F,
+      view: 'thanks',
+      version: '7',
+    });
+    expect(previewRoute(`/preview/form-styles/${A}/${S}`, '?form=nope&view=other&v=<x>')).toEqual({
+      accountId: A,
+      styleId: S,
+      formId: undefined,
+      view: 'form',
+      version: undefined,
+    });
     expect(previewRoute(`/register/${A}`, '')).toBeUndefined();
     expect(stylesheetUrl(A, S)).toBe(`/api/1/accounts/${A}/form-styles/${S}/style.css`);
     expect(pickLocale('?lang=nl', '"en"', ['en-GB'])).toBe('nl');
@@ -238,7 +254,10 @@ describe('the preview page (PublicFormApp)', () => {
 describe('the public page texts', () => {
   it('has every word in English and Dutch; error texts and renderer words equal the admin catalogues', () => {
     expect(Object.keys(PUBLIC_TEXTS.nl.page).sort()).toEqual(Object.keys(PUBLIC_TEXTS.en.page).sort());
-    for (const [locale, messages] of [['en', en], ['nl', nl]] as const) {
+    for (const [locale, messages] of [
+      ['en', en],
+      ['nl', nl],
+    ] as const) {
       const texts = PUBLIC_TEXTS[locale];
       for (const key of ['error_required', 'error_invalid_value', 'error_too_long', 'error_email_invalid'] as const) {
         expect(texts.page[key], `${locale} ${key}`).toBe(lookup(messages as unknown as Messages, key));

@@ -37,7 +37,12 @@ function fakeApi(answer: (call: Call) => { status: number; body: unknown }) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit = {}) => {
-      const call: Call = { url, method: init.method ?? 'GET', headers: (init.headers ?? {}) as Record<string, string>, body: init.body ? JSON.parse(String(init.body)) : undefined };
+      const call: Call = {
+        url,
+        method: init.method ?? 'GET',
+        headers: (init.headers ?? {}) as Record<string, string>,
+        body: init.body ? JSON.parse(String(init.body)) : undefined,
+      };
       calls.push(call);
       const { status, body } = answer(call);
       return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -100,7 +105,9 @@ describe('the registration page', () => {
     await user.clear(code);
     await user.type(code, ' Partner-1 {Enter}');
     await user.type(await screen.findByRole('textbox', { name: /E-mail/ }), 'pia@example.com');
-    await user.click(screen.getByRole('checkbox', { name: 'Yes, the organiser may send me news and information about its events by e-mail. I can withdraw this consent at any time.' }));
+    await user.click(
+      screen.getByRole('checkbox', { name: 'Yes, the organiser may send me news and information about its events by e-mail. I can withdraw this consent at any time.' }),
+    );
     await user.click(screen.getByRole('button', { name: 'Register' }));
     await screen.findByRole('heading', { level: 1, name: 'Thank you!' });
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([

@@ -63,7 +63,12 @@ describe('every type renders with its label', () => {
   });
 
   it('skips a type it does not know (a newer server), even one named like an Object property', () => {
-    const odd = [element('text', 'a', { fe_title: 'Before' }), { ...element('text', 'b'), fe_type: 'constructor' }, { ...element('text', 'c'), fe_type: 'video' }, element('text', 'd', { fe_title: 'After' })] as FormElementSpec[];
+    const odd = [
+      element('text', 'a', { fe_title: 'Before' }),
+      { ...element('text', 'b'), fe_type: 'constructor' },
+      { ...element('text', 'c'), fe_type: 'video' },
+      element('text', 'd', { fe_title: 'After' }),
+    ] as FormElementSpec[];
     setup(odd);
     expect(screen.getAllByRole('textbox').map((t) => t.id.split('-').at(-1))).toEqual(['a', 'd']);
   });
@@ -296,7 +301,11 @@ describe('date selector', () => {
     const [may, june] = screen.getAllByRole('grid');
     expect(screen.getByRole('grid', { name: 'May 2025' })).toBe(may);
     expect(screen.getByRole('grid', { name: 'June 2025' })).toBe(june);
-    expect(within(may).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
+    expect(
+      within(may)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
     expect(cell('2025-05-12').getAttribute('aria-selected')).toBe('false');
     expect(cell('2025-05-12').getAttribute('aria-disabled')).toBeNull();
     expect(cell('2025-05-13').getAttribute('aria-disabled')).toBe('true'); // disabled
@@ -355,10 +364,18 @@ describe('selectbox', () => {
     await user.type(input, 'an');
     expect(input.getAttribute('aria-expanded')).toBe('true');
     const listbox = screen.getByRole('listbox', { name: 'Country' });
-    expect(within(listbox).getAllByRole('option').map((o) => o.textContent)).toEqual(['Finland', 'France', 'Germany', 'Ireland', 'Lithuania', 'Netherlands', 'Poland', 'Romania']);
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Finland', 'France', 'Germany', 'Ireland', 'Lithuania', 'Netherlands', 'Poland', 'Romania']);
     await user.clear(input);
     await user.type(input, 'po');
-    expect(within(listbox).getAllByRole('option').map((o) => o.textContent)).toEqual(['Poland', 'Portugal']);
+    expect(
+      within(listbox)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Poland', 'Portugal']);
     const active = () => document.getElementById(input.getAttribute('aria-activedescendant') ?? '')?.textContent;
     expect(active()).toBe('Poland');
     await user.keyboard('{ArrowDown}');
@@ -413,7 +430,11 @@ describe('picker', () => {
     const search = within(dialog).getByRole('combobox', { name: 'Search' });
     expect(document.activeElement).toBe(search);
     await user.keyboard('zur'); // accents do not matter
-    expect(within(dialog).getAllByRole('option').map((o) => o.textContent)).toEqual(['Zürich']);
+    expect(
+      within(dialog)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Zürich']);
     await user.keyboard('{Enter}');
     expect(last('city')).toBe('zrh');
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -527,7 +548,9 @@ describe('answer shapes', () => {
     await user.keyboard('{ArrowRight}');
     await user.click(screen.getByRole('button', { name: 'City Choose…' }));
     await user.click(screen.getByRole('option', { name: 'Brussels' }));
-    const shapes = Object.fromEntries(onChange.mock.calls.map(([name, value]) => [name, Array.isArray(value) ? `array:${value.map((v: unknown) => typeof v).join(',')}` : typeof value]));
+    const shapes = Object.fromEntries(
+      onChange.mock.calls.map(([name, value]) => [name, Array.isArray(value) ? `array:${value.map((v: unknown) => typeof v).join(',')}` : typeof value]),
+    );
     expect(shapes).toEqual({
       email: 'string',
       notes: 'string',

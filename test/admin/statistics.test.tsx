@@ -185,14 +185,27 @@ describe('the statistics menu item', () => {
   const as = (role: 'root' | 'superadmin' | 'admin' | 'member'): Session =>
     ({
       code: 'ok',
-      user: { id: 'u', u_id: 'u', u_first_name: 'U', u_last_name: '', u_email: 'u@example.com', u_role: role === 'root' ? 'root' : 'member', u_is_verified: true, u_is_enabled: true },
+      user: {
+        id: 'u',
+        u_id: 'u',
+        u_first_name: 'U',
+        u_last_name: '',
+        u_email: 'u@example.com',
+        u_role: role === 'root' ? 'root' : 'member',
+        u_is_verified: true,
+        u_is_enabled: true,
+      },
       permissions: grantsOf(role === 'root' ? 'root' : 'member'),
       roleGrants: { [role]: grantsOf(role) },
       accounts: role === 'root' ? [] : [{ a_id: ACCOUNT, a_name: 'Acme', a_admin_url: null, a_is_enabled: true, au_role: role }],
       settings: { passwordMinLength: 12 },
     }) as Session;
   it('shows with account_statistics read: root, superadmin and admin, not a member', () => {
-    for (const role of ['root', 'superadmin', 'admin'] as const) expect(menuPagesFor(as(role), ACCOUNT).map((p) => p.name), role).toEqual(['statistics']);
+    for (const role of ['root', 'superadmin', 'admin'] as const)
+      expect(
+        menuPagesFor(as(role), ACCOUNT).map((p) => p.name),
+        role,
+      ).toEqual(['statistics']);
     expect(menuPagesFor(as('member'), ACCOUNT)).toEqual([]);
     expect(menuPagesFor(as('superadmin'), 'another-account')).toEqual([]);
   });

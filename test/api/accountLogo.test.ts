@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import type { TestApp, TestClient } from '../helpers/app.js';
-import { bigPng, DRIVERS, JPEG, PDF, PNG, putBytes, startStorageApp, storedKeys, type S3Server } from '../helpers/storage.js';
+import { bigPng, DRIVERS, JPEG, PDF, PNG, putBytes, startStorageApp, storedKeys } from '../helpers/storage.js';
 
 const MAX = 256 * 1024; // storageConfig's maxFileBytes (below the 5 MB logo limit, so it is the logo limit here)
 
@@ -10,12 +10,11 @@ for (const driver of DRIVERS) {
   describe(`account logo, ${driver} driver`, () => {
     describeEachDb(`account logo (${driver})`, (kind) => {
       let t: TestApp;
-      let s3: S3Server | undefined;
       let close: () => Promise<void>;
       let root: TestClient & { userId: string };
 
       beforeAll(async () => {
-        ({ t, s3, close } = await startStorageApp(kind, driver));
+        ({ t, close } = await startStorageApp(kind, driver));
         root = await t.signedIn('root');
       });
       afterAll(() => close?.());

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import { MISSING, startApp, type Signed, type TestApp } from '../helpers/app.js';
 import { accountPath, createRecord } from '../helpers/console.js';
@@ -54,7 +54,10 @@ describeEachDb('account summary', (kind) => {
     expect((await root.delete(`${accountPath(a, 'invites')}/${revoked.body.id}`)).status).toBeLessThan(300);
     // A pending invite whose time is up is no longer pending.
     const stale = await invite('four@summary.example.com');
-    await t.db('invites').where('iv_id', stale.body.id).update({ iv_expires_at: new Date(Date.now() - 1000) });
+    await t
+      .db('invites')
+      .where('iv_id', stale.body.id)
+      .update({ iv_expires_at: new Date(Date.now() - 1000) });
 
     const res = await summary(member, a);
     expect(res.status).toBe(200);

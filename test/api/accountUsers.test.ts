@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { qs, startApp, type TestApp, type TestClient, MISSING, uid, signedInRoles, type Signed, withGrant as withGrantOf } from '../helpers/app.js';
-
+import { qs, startApp, type TestApp, MISSING, uid, signedInRoles, type Signed, withGrant as withGrantOf } from '../helpers/app.js';
 
 describeEachDb('entry API: /accounts/:id/users (members)', (kind) => {
   let t: TestApp;
@@ -34,7 +33,7 @@ describeEachDb('entry API: /accounts/:id/users (members)', (kind) => {
 
   // ---- list ----------------------------------------------------------------------------------------------------
 
-  it('GET /accounts/:id/users answers the account\'s members (full array) with user fields; id = au_userid', async () => {
+  it("GET /accounts/:id/users answers the account's members (full array) with user fields; id = au_userid", async () => {
     const f = await fixture();
     const res = await root.get(members(f.a));
     expect(res.status).toBe(200);
@@ -262,7 +261,7 @@ describeEachDb('entry API: /accounts/:id/users (members)', (kind) => {
     expect((await link(f.a, f.bob.u_id)).au_role).toBe('admin');
   });
 
-  it('PUT /accounts/:id/users/:userId: 400 with fields, 401, 403 (CSRF, roles), 404 for another account\'s member; nothing changed', async () => {
+  it("PUT /accounts/:id/users/:userId: 400 with fields, 401, 403 (CSRF, roles), 404 for another account's member; nothing changed", async () => {
     const f = await fixture();
     const beforeA = await link(f.a, f.bob.u_id);
     const beforeB = await link(f.b, f.bea.u_id);
@@ -301,7 +300,7 @@ describeEachDb('entry API: /accounts/:id/users (members)', (kind) => {
     expect((await root.post(members(f.a), { au_userid: f.ann.u_id })).status).toBe(201);
   });
 
-  it('DELETE /accounts/:id/users/:userId: 401, 403 (CSRF, roles), 404 for another account\'s member and bad ids; nothing removed', async () => {
+  it("DELETE /accounts/:id/users/:userId: 401, 403 (CSRF, roles), 404 for another account's member and bad ids; nothing removed", async () => {
     const f = await fixture();
     const before = await linkCount();
     expect((await t.client().delete(`${members(f.a)}/${f.bob.u_id}`)).status).toBe(401);

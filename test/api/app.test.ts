@@ -61,7 +61,13 @@ describeEachDb('capture app: events', (kind) => {
     expect(res.body.today).toBe(day(0));
     // accounts by name, case-insensitive; each with the caller's role and bits from the permission matrix
     expect(res.body.accounts).toEqual([
-      { id: a, a_id: a, a_name: 'Booth Alpha', role: 'member', permissions: expect.objectContaining({ app_general: 7, account_leads: 15, account_handoffs: 7, account_members: 15 }) },
+      {
+        id: a,
+        a_id: a,
+        a_name: 'Booth Alpha',
+        role: 'member',
+        permissions: expect.objectContaining({ app_general: 7, account_leads: 15, account_handoffs: 7, account_members: 15 }),
+      },
       { id: b, a_id: b, a_name: 'booth beta', role: 'admin', permissions: expect.objectContaining({ app_general: 15, account_leads: 15 }) },
     ]);
     // events grouped by account in the accounts' order, by title inside one
@@ -98,7 +104,10 @@ describeEachDb('capture app: events', (kind) => {
 
   it('an event that stops being active leaves the picker', async () => {
     const id = [...titles].find(([, title]) => title === 'Open ended')![0];
-    await t.db('events').where('ev_id', id).update({ ev_end_date: day(-1), ev_start_date: day(-3) });
+    await t
+      .db('events')
+      .where('ev_id', id)
+      .update({ ev_end_date: day(-1), ev_start_date: day(-3) });
     const res = await get(member);
     expect(res.body.events.map((e: { ev_title: string }) => e.ev_title)).toEqual(['Today only', 'Beta started']);
   });

@@ -54,7 +54,15 @@ for (const driver of DRIVERS) {
         expect((await putBytes(file.url, bytes)).status).toBe(200);
         expect((await putBytes(thumb.url, JPEG)).status).toBe(200);
 
-        const res = await root.post(assetsUrl(a), { as_title: 'Hall map', as_name: 'hall-map', as_fileid: file.id, fs_filename: 'Hall map.PNG', fs_type: 'image/png', fs_path: file.path, as_thumb_fileid: thumb.id });
+        const res = await root.post(assetsUrl(a), {
+          as_title: 'Hall map',
+          as_name: 'hall-map',
+          as_fileid: file.id,
+          fs_filename: 'Hall map.PNG',
+          fs_type: 'image/png',
+          fs_path: file.path,
+          as_thumb_fileid: thumb.id,
+        });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         expect(res.body).toMatchObject({
           id: res.body.as_id,
@@ -98,7 +106,9 @@ for (const driver of DRIVERS) {
         expect(video).toMatchObject({ as_type: 'video/mp4', kind: 'video', thumbnail_url: null });
         expect(brochure).toMatchObject({ as_type: 'application/pdf', kind: 'pdf' });
         const list = async (filter: Row) => {
-          const res = await root.get(`${assetsUrl(a)}?filter=${encodeURIComponent(JSON.stringify(filter))}&sort=${encodeURIComponent('["as_title","ASC"]')}&range=${encodeURIComponent('[0,24]')}`);
+          const res = await root.get(
+            `${assetsUrl(a)}?filter=${encodeURIComponent(JSON.stringify(filter))}&sort=${encodeURIComponent('["as_title","ASC"]')}&range=${encodeURIComponent('[0,24]')}`,
+          );
           expect(res.status, JSON.stringify(res.body)).toBe(200);
           return (res.body as Row[]).map((r) => r.as_name);
         };
@@ -432,4 +442,3 @@ describeEachDb('collection assets and group carousels', (kind) => {
     expect((await root.post(accountPath(a, 'codes'), { cc_groupid: theirGroup.id })).status).toBe(400);
   });
 });
-

@@ -208,12 +208,19 @@ describeEachDb('auth', (kind) => {
   it('rejects an expired reset token', async () => {
     const u = await t.user('expired@example.com');
     await t.client().post('/api/1/auth/forgot-password', { u_email: 'expired@example.com' });
-    await t.db('tokens').where({ t_userid: u.u_id }).update({ t_expires_at: new Date(Date.now() - 1000) });
+    await t
+      .db('tokens')
+      .where({ t_userid: u.u_id })
+      .update({ t_expires_at: new Date(Date.now() - 1000) });
     const mail = t.outbox().find((m) => m.file.includes('expired@example.com'))!;
     const token = new URL(linkFromMail(mail.text, '/users/resetpassword?token=')!).searchParams.get('token')!;
     const page = t.client();
     const guest = await page.get('/api/1/auth/guest-token');
-    const res = await page.put('/api/1/auth/reset-password', { token, password: 'a-brand-new-password', password_confirm: 'a-brand-new-password' }, { headers: { 'X-Guest-Token': guest.body.token } });
+    const res = await page.put(
+      '/api/1/auth/reset-password',
+      { token, password: 'a-brand-new-password', password_confirm: 'a-brand-new-password' },
+      { headers: { 'X-Guest-Token': guest.body.token } },
+    );
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_token');
   });

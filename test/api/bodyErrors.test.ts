@@ -95,11 +95,7 @@ describeEachDb('request bodies the API cannot take: 4xx, nothing changed', (kind
   });
 
   it('refuses __proto__, constructor and prototype keys at any depth with 400 forbidden_key', async () => {
-    for (const body of [
-      '{"a_name":"Proto","__proto__":{"u_role":"root"}}',
-      '{"a_name":"Proto","settings":{"constructor":{"prototype":{"polluted":true}}}}',
-      '[{"prototype":1}]',
-    ]) {
+    for (const body of ['{"a_name":"Proto","__proto__":{"u_role":"root"}}', '{"a_name":"Proto","settings":{"constructor":{"prototype":{"polluted":true}}}}', '[{"prototype":1}]']) {
       expectClientError(await rawSend(root, 'post', '/api/1/accounts', body, JSON_TYPE), 400, 'forbidden_key');
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

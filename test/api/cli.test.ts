@@ -13,7 +13,10 @@ import { verifyPassword } from '../../api/services/passwords.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const TSX = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const MIGRATIONS = fs.readdirSync(migrationsDir).filter((f) => f.endsWith('.ts')).sort();
+const MIGRATIONS = fs
+  .readdirSync(migrationsDir)
+  .filter((f) => f.endsWith('.ts'))
+  .sort();
 const SLOW = 180_000;
 
 interface Run {
@@ -166,7 +169,9 @@ describe('invalid configuration at start', () => {
           run(cwd, 'api/server.ts', [], { env }),
           run(cwd, 'scripts/user-create.ts', ['--email', 'x@example.com', '--password', 'long-enough-password'], { env }),
         ]);
-        const message = ['Invalid configuration:', '  PORT: must be a whole number from 0 to 65535 (got "80a")', '  STORAGE_DRIVER: must be one of local, s3 (got "S3")'].join('\n');
+        const message = ['Invalid configuration:', '  PORT: must be a whole number from 0 to 65535 (got "80a")', '  STORAGE_DRIVER: must be one of local, s3 (got "S3")'].join(
+          '\n',
+        );
         expect(server).toEqual({ code: 1, stdout: '', stderr: message });
         expect(script).toEqual({ code: 1, stdout: '', stderr: message });
         expect(fs.existsSync(path.join(cwd, 'data', 'db'))).toBe(false);

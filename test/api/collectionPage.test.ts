@@ -176,7 +176,10 @@ describeEachDb('collection page', (kind) => {
       expect(res.body.locked, l).toBe(false);
       expect(res.body.form, l).toBeNull();
       expect(res.body.style, l).toBeNull();
-      expect((res.body.assets as Row[]).every((x) => typeof x.download_url === 'string'), l).toBe(true);
+      expect(
+        (res.body.assets as Row[]).every((x) => typeof x.download_url === 'string'),
+        l,
+      ).toBe(true);
     }
     // and their POST has no form to send
     const res = await send(t.client(), { l: ids.bLayer, answers: answers() });
@@ -184,7 +187,7 @@ describeEachDb('collection page', (kind) => {
     expect(res.body.fields).toEqual({ l: 'error_reference_invalid' });
   });
 
-  it('sending the form: 201 with a download token and cookie; the lead has source download, the style\'s event, the owner and the consent text; the page unlocks', async () => {
+  it("sending the form: 201 with a download token and cookie; the lead has source download, the style's event, the owner and the consent text; the page unlocks", async () => {
     const visitor = t.client();
     expect((await page(ids.gated, visitor)).body.locked).toBe(true);
     const given = answers({ email: 'Vera.Visitor@Example.com' });
@@ -227,7 +230,9 @@ describeEachDb('collection page', (kind) => {
     const updated = await t.db('leads').where('ld_id', res.body.id).first();
     expect(updated.ld_answers).toEqual({ email: 'VERA.visitor@example.com', first_name: 'Vera', company: 'Acme BV' });
     expect(updated.ld_consent_news).toBe(false);
-    expect(await t.db('leads').where({ ld_source: 'download', ld_eventid: ids.event }).whereRaw("lower(ld_email) = 'vera.visitor@example.com'").count({ n: '*' }).first()).toEqual({ n: kind === 'pglite' ? 1 : '1' });
+    expect(await t.db('leads').where({ ld_source: 'download', ld_eventid: ids.event }).whereRaw("lower(ld_email) = 'vera.visitor@example.com'").count({ n: '*' }).first()).toEqual({
+      n: kind === 'pglite' ? 1 : '1',
+    });
   });
 
   it('a token of another collection, forged, or expired does not unlock', async () => {
@@ -240,7 +245,9 @@ describeEachDb('collection page', (kind) => {
       'garbage',
     ];
     for (const tok of tries) expect((await t.client().get(`/api/1/c/${token}?l=${ids.gated}`, { headers: { 'X-Download-Token': tok } })).body.locked).toBe(true);
-    expect((await t.client().get(`/api/1/c/${token}?l=${ids.gated}`, { headers: { 'X-Download-Token': createDownloadToken(secret, ids.collection).token } })).body.locked).toBe(false);
+    expect((await t.client().get(`/api/1/c/${token}?l=${ids.gated}`, { headers: { 'X-Download-Token': createDownloadToken(secret, ids.collection).token } })).body.locked).toBe(
+      false,
+    );
   });
 
   it('missing required answers: 400 lead_incomplete with the fields, nothing stored; without the CSRF header 403', async () => {
@@ -267,7 +274,7 @@ describeEachDb('collection page', (kind) => {
     expect(await t.db('leads').count({ n: '*' }).first()).toEqual(before);
   });
 
-  it('the event: the form style\'s, else the one event that uses the form; none or two → can_submit false and 409 download_has_no_event', async () => {
+  it("the event: the form style's, else the one event that uses the form; none or two → can_submit false and 409 download_has_no_event", async () => {
     const none = await page(ids.lonely);
     expect(none.body.locked).toBe(true);
     expect(none.body.can_submit).toBe(false);
@@ -308,7 +315,7 @@ describeEachDb('collection page', (kind) => {
     expect((await send(visitor, { l: ids.gated, answers: answers() })).status).toBe(201);
   });
 
-  it('the public page is served at /c/{token} with the public form page\'s CSP', async () => {
+  it("the public page is served at /c/{token} with the public form page's CSP", async () => {
     const res = await t.client().get(`/c/${token}`);
     expect(res.status).toBe(200);
     expect(res.headers['content-security-policy']).toContain("style-src 'self'");

@@ -164,7 +164,11 @@ describeEachDb('account resources from the registry', (kind) => {
         it('reorder: the complete children answer in their new order; a partial or foreign list is refused', async () => {
           const first = await create(decl, a);
           const parents = Object.fromEntries(decl.order!.parent.map((c) => [c, first[c] ?? null]));
-          const siblings = [first, await createRecord(root, a, decl, { ...(await extra(decl)), ...parents }), await createRecord(root, a, decl, { ...(await extra(decl)), ...parents })];
+          const siblings = [
+            first,
+            await createRecord(root, a, decl, { ...(await extra(decl)), ...parents }),
+            await createRecord(root, a, decl, { ...(await extra(decl)), ...parents }),
+          ];
           const ids = siblings.map((s) => String(s.id)).reverse();
           const res = await root.put(`${path()}/order`, { ids });
           expect(res.status, JSON.stringify(res.body)).toBe(200);

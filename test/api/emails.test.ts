@@ -55,7 +55,7 @@ describeEachDb('entry API: /emails/preview/:template/:userId', (kind) => {
     expect(previewLink.origin + previewLink.pathname.replace(/[^/]+$/, '')).toBe(sentLink.origin + sentLink.pathname.replace(/[^/]+$/, ''));
   });
 
-  it('escapes the user\'s name in the HTML; a user without a first name is greeted by e-mail', async () => {
+  it("escapes the user's name in the HTML; a user without a first name is greeted by e-mail", async () => {
     const u = await t.user(`${uid()}.esc@example.com`, 'member', { u_first_name: '<img src=x onerror=alert(1)>' });
     const res = await preview(root, 'signup', u.u_id);
     expect(res.status).toBe(200);

@@ -68,7 +68,11 @@ describeEachDb('firstRow: the first row of a read, as knex would give it', (kind
   });
 
   it("finds what it uses on knex's client: transacting in a transaction, and on PostgreSQL a pooled pg connection", async () => {
-    const client = t.db.client as unknown as { transacting?: boolean; acquireConnection(): Promise<{ __knexUid?: unknown; query?: unknown }>; releaseConnection(c: unknown): Promise<void> };
+    const client = t.db.client as unknown as {
+      transacting?: boolean;
+      acquireConnection(): Promise<{ __knexUid?: unknown; query?: unknown }>;
+      releaseConnection(c: unknown): Promise<void>;
+    };
     expect(client.transacting).toBeFalsy();
     await t.db.transaction(async (trx) => {
       expect((trx.client as unknown as { transacting?: boolean }).transacting, "knex's transaction client no longer says `transacting`: re-check api/db/firstRow.ts").toBe(true);

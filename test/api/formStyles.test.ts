@@ -97,7 +97,11 @@ describeEachDb('form styles: the custom CSS as a stylesheet, the preview page', 
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     const csp = String(res.headers['content-security-policy']);
-    const directive = (name: string) => csp.split(';').map((d) => d.trim()).find((d) => d.startsWith(`${name} `));
+    const directive = (name: string) =>
+      csp
+        .split(';')
+        .map((d) => d.trim())
+        .find((d) => d.startsWith(`${name} `));
     expect(directive('style-src')).toBe("style-src 'self'");
     expect(directive('script-src')).toBe("script-src 'self'");
     expect(directive('font-src')).toBe("font-src 'self' data:");
@@ -116,7 +120,15 @@ describeEachDb('form styles: the custom CSS as a stylesheet, the preview page', 
 
   it("the page's CSP lets images, fonts and media come from the storage's S3 address, and upgrades behind https", () => {
     const csp = publicFormCsp(['http://localhost:9000'], true).split('; ');
-    expect(csp).toEqual(expect.arrayContaining(["img-src 'self' data: http://localhost:9000", "font-src 'self' data: http://localhost:9000", "media-src 'self' http://localhost:9000", "style-src 'self'", 'upgrade-insecure-requests']));
+    expect(csp).toEqual(
+      expect.arrayContaining([
+        "img-src 'self' data: http://localhost:9000",
+        "font-src 'self' data: http://localhost:9000",
+        "media-src 'self' http://localhost:9000",
+        "style-src 'self'",
+        'upgrade-insecure-requests',
+      ]),
+    );
     expect(publicFormCsp([], false)).not.toContain('upgrade-insecure-requests');
   });
 });

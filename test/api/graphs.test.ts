@@ -42,7 +42,11 @@ describeEachDb('form and event graphs (api/models/graphs.ts)', (kind) => {
     expect(graph.form.f_id).toBe(big.form.id);
     expect(graph.elements.map((e) => e.fe_title)).toEqual(['Country', ...Array.from({ length: 12 }, (_, i) => `Q${i}`)]);
     expect(graph.elements[0].items).toEqual([
-      expect.objectContaining({ li_title: 'Europe', li_value: 'europe', children: [expect.objectContaining({ li_title: 'Belgium', children: [] }), expect.objectContaining({ li_title: 'Netherlands' })] }),
+      expect.objectContaining({
+        li_title: 'Europe',
+        li_value: 'europe',
+        children: [expect.objectContaining({ li_title: 'Belgium', children: [] }), expect.objectContaining({ li_title: 'Netherlands' })],
+      }),
       expect.objectContaining({ li_title: 'Asia', children: [] }),
     ]);
     expect(graph.elements[1]).not.toHaveProperty('items');

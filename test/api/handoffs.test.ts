@@ -218,7 +218,9 @@ describeEachDb('handoffs: create and mail, the public page and its answer, the l
   });
 
   it("the account's own handoff template is used when it has one", async () => {
-    await t.db('mail_templates').insert({ mt_accountid: a, mt_name: 'handoff', mt_subject: 'Lead for {{first_name}}: {{lead_first_name}}', mt_text: 'Go to {{link}} ({{event_title}})' });
+    await t
+      .db('mail_templates')
+      .insert({ mt_accountid: a, mt_name: 'handoff', mt_subject: 'Lead for {{first_name}}: {{lead_first_name}}', mt_text: 'Go to {{link}} ({{event_title}})' });
     try {
       const lead = await leadIn(a, { ld_first_name: 'Tess' });
       const { mail, token } = await handOff(lead.ld_id, rob);
@@ -229,7 +231,7 @@ describeEachDb('handoffs: create and mail, the public page and its answer, the l
     }
   });
 
-  it("a lead of another account answers 404; a representative who is not a member 400 on ho_to_userid; nothing stored", async () => {
+  it('a lead of another account answers 404; a representative who is not a member 400 on ho_to_userid; nothing stored', async () => {
     const before = await countHandoffs();
     const foreignLead = await leadIn(b);
     const foreign = await olga.post(path(), { ho_leadid: foreignLead.ld_id, ho_to_userid: rob.userId });
@@ -329,8 +331,22 @@ describeEachDb('handoffs: create and mail, the public page and its answer, the l
     const byId = (rows: Row[]) => Object.fromEntries(rows.map((r) => [r.id, r]));
     const mine = byId(all.body);
     expect(Object.keys(mine).sort()).toEqual([received1.record.id, received2.record.id, sent.record.id].sort());
-    expect(mine[received1.record.id]).toMatchObject({ direction: 'received', a_name: accountNameA, ld_first_name: 'Anna', ev_title: 'Harbour Expo 2026', ho_status: 'accepted', sender_first_name: 'Olga' });
-    expect(mine[received2.record.id]).toMatchObject({ direction: 'received', a_name: accountNameB, ld_last_name: 'Bakker', ev_title: 'Dune Fair', ho_status: 'pending', ho_accountid: b });
+    expect(mine[received1.record.id]).toMatchObject({
+      direction: 'received',
+      a_name: accountNameA,
+      ld_first_name: 'Anna',
+      ev_title: 'Harbour Expo 2026',
+      ho_status: 'accepted',
+      sender_first_name: 'Olga',
+    });
+    expect(mine[received2.record.id]).toMatchObject({
+      direction: 'received',
+      a_name: accountNameB,
+      ld_last_name: 'Bakker',
+      ev_title: 'Dune Fair',
+      ho_status: 'pending',
+      ho_accountid: b,
+    });
     expect(mine[sent.record.id]).toMatchObject({ direction: 'sent', a_name: accountNameB, to_first_name: 'Rob', ho_message: 'to Rob' });
     for (const r of all.body) expect(r).not.toHaveProperty('ho_token_hash');
 

@@ -151,7 +151,9 @@ describeEachDb('health, readiness and metrics', (kind) => {
     const wrong = await request(t.server).get('/metrics').set('Authorization', `Bearer ${TOKEN}x`);
     expect(wrong.status).toBe(401);
     expect(wrong.text).not.toMatch(/http_request_duration_seconds/);
-    const basic = await request(t.server).get('/metrics').set('Authorization', `Basic ${Buffer.from(`u:${TOKEN}`).toString('base64')}`);
+    const basic = await request(t.server)
+      .get('/metrics')
+      .set('Authorization', `Basic ${Buffer.from(`u:${TOKEN}`).toString('base64')}`);
     expect(basic.status).toBe(401);
   });
 

@@ -14,15 +14,56 @@ const TIMEOUT_MS = 400;
 
 describe('private addresses', () => {
   it('refuses loopback, private, link-local, unique-local, mapped and embedded forms; lets public ones through', () => {
-    for (const ip of ['127.0.0.1', '127.8.9.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', '::', 'fe80::1', 'fd00::1', 'fc12::3', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', '64:ff9b::a00:1', '2002:c0a8:101::1', 'ff02::1'])
+    for (const ip of [
+      '127.0.0.1',
+      '127.8.9.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::1',
+      'fc12::3',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:10.0.0.1',
+      '64:ff9b::a00:1',
+      '2002:c0a8:101::1',
+      'ff02::1',
+    ])
       expect(isPrivateAddress(ip), ip).toBe(true);
-    for (const ip of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808']) expect(isPrivateAddress(ip), ip).toBe(false);
+    for (const ip of ['93.184.216.34', '8.8.8.8', '172.32.0.1', '192.169.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])
+      expect(isPrivateAddress(ip), ip).toBe(false);
     expect(isPrivateAddress('not-an-ip')).toBe(true);
   });
 
   it('checks URL hosts: literal IPs in any spelling, localhost, and names by what they resolve to', async () => {
-    const lookup = async (host: string) => (host === 'inside.example' ? [{ address: '10.0.0.7' }] : host === 'mixed.example' ? [{ address: '8.8.8.8' }, { address: 'fd00::7' }] : host === 'public.example' ? [{ address: '93.184.216.34' }] : Promise.reject(new Error('ENOTFOUND')));
-    for (const url of ['https://127.0.0.1/x', 'https://0x7f.1/x', 'https://2130706433/x', 'https://[::1]:8443/x', 'https://[::ffff:127.0.0.1]/', 'https://localhost/x', 'https://LOCALHOST./x', 'https://api.localhost/x', 'https://inside.example/x', 'https://mixed.example/x'])
+    const lookup = async (host: string) =>
+      host === 'inside.example'
+        ? [{ address: '10.0.0.7' }]
+        : host === 'mixed.example'
+          ? [{ address: '8.8.8.8' }, { address: 'fd00::7' }]
+          : host === 'public.example'
+            ? [{ address: '93.184.216.34' }]
+            : Promise.reject(new Error('ENOTFOUND'));
+    for (const url of [
+      'https://127.0.0.1/x',
+      'https://0x7f.1/x',
+      'https://2130706433/x',
+      'https://[::1]:8443/x',
+      'https://[::ffff:127.0.0.1]/',
+      'https://localhost/x',
+      'https://LOCALHOST./x',
+      'https://api.localhost/x',
+      'https://inside.example/x',
+      'https://mixed.example/x',
+    ])
       expect(await checkUrlHost(url, { lookup }), url).toBe('private');
     expect(await checkUrlHost('https://public.example/scan', { lookup })).toBe('public');
     expect(await checkUrlHost('https://8.8.8.8/scan', { lookup })).toBe('public');
@@ -34,7 +75,15 @@ describe('private addresses', () => {
 describe('the lookup a scan connects through (DNS rebinding)', () => {
   // A resolver whose answer for rebound.example has turned private since the URL was saved.
   const resolver = ((host: string, _options: unknown, callback: (err: Error | null, addresses?: { address: string; family: number }[]) => void) =>
-    callback(null, host === 'rebound.example' ? [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.7', family: 4 }] : [{ address: '93.184.216.34', family: 4 }])) as unknown as Parameters<typeof guardedLookup>[1];
+    callback(
+      null,
+      host === 'rebound.example'
+        ? [
+            { address: '93.184.216.34', family: 4 },
+            { address: '10.0.0.7', family: 4 },
+          ]
+        : [{ address: '93.184.216.34', family: 4 }],
+    )) as unknown as Parameters<typeof guardedLookup>[1];
   const lookup = (allowPrivate: boolean, host: string, all: boolean) =>
     new Promise<{ err: Error | null; address: unknown }>((resolve) => guardedLookup(allowPrivate, resolver)(host, { all }, (err, address) => resolve({ err, address })));
 
@@ -54,7 +103,11 @@ describe('the fake badge provider', () => {
   });
   afterAll(() => provider?.close());
   const scan = (code: string, options: { secret?: string; key?: string; timeoutMs?: number } = {}) =>
-    badgeScan({ in_api_url: provider.url, in_key: options.key ?? 'key-1', in_secret: options.secret ?? SECRET }, { event: 'ext-1', code }, { allowPrivate: true, timeoutMs: options.timeoutMs ?? 3000, ca: provider.cert });
+    badgeScan(
+      { in_api_url: provider.url, in_key: options.key ?? 'key-1', in_secret: options.secret ?? SECRET },
+      { event: 'ext-1', code },
+      { allowPrivate: true, timeoutMs: options.timeoutMs ?? 3000, ca: provider.cert },
+    );
 
   it('receives {event, code} with the key and the HMAC of the exact body, and answers by code', async () => {
     const before = provider.requests.length;
@@ -87,11 +140,15 @@ describe('the fake badge provider', () => {
   });
 
   it('without its certificate trusted, or on a private address without the flag, the scan fails before sending', async () => {
-    const untrusted = await badgeScan({ in_api_url: provider.url, in_secret: SECRET }, { event: null, code: '1001' }, { allowPrivate: true, timeoutMs: 3000 }).catch((e: unknown) => e);
+    const untrusted = await badgeScan({ in_api_url: provider.url, in_secret: SECRET }, { event: null, code: '1001' }, { allowPrivate: true, timeoutMs: 3000 }).catch(
+      (e: unknown) => e,
+    );
     expect(untrusted).toMatchObject({ status: 502, details: { reason: 'unreachable' } });
     const before = provider.requests.length;
     for (const url of [provider.url, provider.url.replace('127.0.0.1', 'localhost'), provider.url.replace('127.0.0.1', '[::ffff:127.0.0.1]')]) {
-      const refused = await badgeScan({ in_api_url: url, in_secret: SECRET }, { event: null, code: '1001' }, { allowPrivate: false, timeoutMs: 3000, ca: provider.cert }).catch((e: unknown) => e);
+      const refused = await badgeScan({ in_api_url: url, in_secret: SECRET }, { event: null, code: '1001' }, { allowPrivate: false, timeoutMs: 3000, ca: provider.cert }).catch(
+        (e: unknown) => e,
+      );
       expect(refused, url).toMatchObject({ status: 502, code: 'badge_scan_failed', details: { reason: 'private_address' } });
     }
     expect(provider.requests.length).toBe(before);
@@ -124,10 +181,26 @@ describeEachDb('integrations', (kind) => {
   });
 
   const path = (account = a) => accountPath(account, 'integrations');
-  const body = (url: string, extra: Row = {}): Row => ({ in_title: `Provider ${++n}`, in_name: `provider-${n}`, in_type: 'badge_scan', in_api_url: url, in_key: 'key-1', in_secret: SECRET, ...extra });
+  const body = (url: string, extra: Row = {}): Row => ({
+    in_title: `Provider ${++n}`,
+    in_name: `provider-${n}`,
+    in_type: 'badge_scan',
+    in_api_url: url,
+    in_key: 'key-1',
+    in_secret: SECRET,
+    ...extra,
+  });
 
   it('by default a private, loopback or localhost URL is refused with in_api_url: error_url_private, nothing stored', async () => {
-    for (const url of ['https://127.0.0.1:4555/scan', 'https://localhost/scan', 'https://[::1]/scan', 'https://10.0.0.8/scan', 'https://169.254.169.254/latest', 'https://[fd00::5]/scan', 'https://0x7f.1/scan']) {
+    for (const url of [
+      'https://127.0.0.1:4555/scan',
+      'https://localhost/scan',
+      'https://[::1]/scan',
+      'https://10.0.0.8/scan',
+      'https://169.254.169.254/latest',
+      'https://[fd00::5]/scan',
+      'https://0x7f.1/scan',
+    ]) {
       const res = await strictRoot.post(path(sa), body(url));
       expect(res.status, url).toBe(400);
       expect(res.body.fields, url).toEqual({ in_api_url: 'error_url_private' });
@@ -171,7 +244,9 @@ describeEachDb('integrations', (kind) => {
     const before = provider.requests.length;
     const res = await root.post(`${path()}/${id}/test`, { code: '1003' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toEqual({ answers: { email: 'edsger.dijkstra@example.nl', first_name: 'Edsger', last_name: 'Dijkstra', company: 'Mathematisch Centrum', job_title: 'Programmer', country: 'NL' } });
+    expect(res.body).toEqual({
+      answers: { email: 'edsger.dijkstra@example.nl', first_name: 'Edsger', last_name: 'Dijkstra', company: 'Mathematisch Centrum', job_title: 'Programmer', country: 'NL' },
+    });
     const seen = provider.requests[before];
     expect(JSON.parse(seen.body)).toEqual({ event: null, code: '1003' });
     expect(seen.headers['x-api-key']).toBe('key-1');
@@ -214,7 +289,10 @@ describeEachDb('integrations', (kind) => {
 
   it('a private URL stored while allowed is refused at scan time where private addresses are not', async () => {
     // As if the flag had been turned off (or a name had come to resolve inside): the stored row, the strict app.
-    const [row] = await strict.db('integrations').insert({ in_accountid: sa, in_title: 'Inside', in_name: 'inside', in_type: 'badge_scan', in_api_url: provider.url, in_secret: SECRET }).returning(['in_id']);
+    const [row] = await strict
+      .db('integrations')
+      .insert({ in_accountid: sa, in_title: 'Inside', in_name: 'inside', in_type: 'badge_scan', in_api_url: provider.url, in_secret: SECRET })
+      .returning(['in_id']);
     const before = provider.requests.length;
     const res = await strictRoot.post(`${path(sa)}/${row.in_id}/test`, { code: '1001' });
     expect(res.status).toBe(502);

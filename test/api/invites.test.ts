@@ -125,7 +125,7 @@ describeEachDb('invites: create, mail, resend, revoke, and the public accept', (
     expect((await visitor.post('/api/1/auth/logout')).status).toBe(200);
   });
 
-  it('the invite role: root invites an admin, who joins as admin; names left empty take the invite\'s', async () => {
+  it("the invite role: root invites an admin, who joins as admin; names left empty take the invite's", async () => {
     const to = email();
     await invite({ iv_email: to, iv_first_name: 'Ada', iv_last_name: 'Admin', iv_role: 'admin' }, root);
     const token = tokenOf(linkIn(lastMailTo(to)));
@@ -165,7 +165,7 @@ describeEachDb('invites: create, mail, resend, revoke, and the public accept', (
     expect((await accept(user, { token })).body.code).toBe('invite_invalid');
   });
 
-  it("an address registered but never confirmed is completed by the invite (the link proves it) like a new user", async () => {
+  it('an address registered but never confirmed is completed by the invite (the link proves it) like a new user', async () => {
     const to = email();
     const pending = await t.user(to, 'member', { u_is_verified: false, u_first_name: 'Old' });
     await invite({ iv_email: to });
@@ -221,12 +221,20 @@ describeEachDb('invites: create, mail, resend, revoke, and the public accept', (
     const mails = t.outbox().length;
     const dup = await owner.post(invitesPath(), { iv_email: to.toUpperCase() });
     expect(dup.status).toBe(409);
-    expect(dup.body).toMatchObject({ code: 'invite_already_exists', message: 'An invite with the same email address already exists', fields: { iv_email: 'error_invite_already_exists' } });
+    expect(dup.body).toMatchObject({
+      code: 'invite_already_exists',
+      message: 'An invite with the same email address already exists',
+      fields: { iv_email: 'error_invite_already_exists' },
+    });
 
     const memberEmail = (await t.db('users').where('u_id', memberOfA.userId).first()).u_email as string;
     const member = await owner.post(invitesPath(), { iv_email: memberEmail.toUpperCase() });
     expect(member.status).toBe(409);
-    expect(member.body).toMatchObject({ code: 'member_already_exists', message: 'A member with the same email address already exists', fields: { iv_email: 'error_member_already_exists' } });
+    expect(member.body).toMatchObject({
+      code: 'member_already_exists',
+      message: 'A member with the same email address already exists',
+      fields: { iv_email: 'error_member_already_exists' },
+    });
     expect(await countInvites()).toBe(n);
     expect(t.outbox().length).toBe(mails);
 
@@ -255,7 +263,10 @@ describeEachDb('invites: create, mail, resend, revoke, and the public accept', (
     const del = await owner.delete(`${invitesPath()}/${revoked.id}`);
     expect(del.status).toBe(200);
     expect((await inviteRow(revoked.id)).iv_status).toBe('revoked');
-    for (const res of [await t.client().get(`/api/1/invite/${revokedToken}`), await accept(t.client(), { token: revokedToken, u_password: NEW_PASSWORD, u_password_confirm: NEW_PASSWORD })]) {
+    for (const res of [
+      await t.client().get(`/api/1/invite/${revokedToken}`),
+      await accept(t.client(), { token: revokedToken, u_password: NEW_PASSWORD, u_password_confirm: NEW_PASSWORD }),
+    ]) {
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ code: 'invite_invalid', message: 'Failed to validate the invite' });
     }
@@ -263,7 +274,10 @@ describeEachDb('invites: create, mail, resend, revoke, and the public accept', (
     const expiredTo = email();
     const expired = await invite({ iv_email: expiredTo });
     const expiredToken = tokenOf(linkIn(lastMailTo(expiredTo)));
-    await t.db('invites').where('iv_id', expired.id).update({ iv_expires_at: new Date(Date.now() - 1000) });
+    await t
+      .db('invites')
+      .where('iv_id', expired.id)
+      .update({ iv_expires_at: new Date(Date.now() - 1000) });
     expect((await t.client().get(`/api/1/invite/${expiredToken}`)).body.code).toBe('invite_invalid');
     const acceptExpired = await accept(t.client(), { token: expiredToken, u_password: NEW_PASSWORD, u_password_confirm: NEW_PASSWORD });
     expect(acceptExpired.body.code).toBe('invite_invalid');
@@ -296,7 +310,10 @@ describeEachDb('invites: create, mail, resend, revoke, and the public accept', (
     const to = email();
     const created = await invite({ iv_email: to });
     const oldToken = tokenOf(linkIn(lastMailTo(to)));
-    await t.db('invites').where('iv_id', created.id).update({ iv_expires_at: new Date(Date.now() + DAY) });
+    await t
+      .db('invites')
+      .where('iv_id', created.id)
+      .update({ iv_expires_at: new Date(Date.now() + DAY) });
     const res = await owner.post(`${invitesPath()}/${created.id}/resend`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ id: created.id, iv_status: 'pending', iv_email: to });
@@ -309,7 +326,10 @@ describeEachDb('invites: create, mail, resend, revoke, and the public accept', (
     expect((await t.client().get(`/api/1/invite/${newToken}`)).status).toBe(200);
 
     // Expired: pending again with a fresh link.
-    await t.db('invites').where('iv_id', created.id).update({ iv_expires_at: new Date(Date.now() - 1000) });
+    await t
+      .db('invites')
+      .where('iv_id', created.id)
+      .update({ iv_expires_at: new Date(Date.now() - 1000) });
     expect((await owner.post(`${invitesPath()}/${created.id}/resend`)).body.iv_status).toBe('pending');
     const freshToken = tokenOf(linkIn(mailsTo(t, to)[2]));
     const ok = await accept(t.client(), { token: freshToken, u_password: NEW_PASSWORD, u_password_confirm: NEW_PASSWORD });

@@ -39,8 +39,7 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
   const path = (account = a) => `/api/1/accounts/${account}/leads`;
   const stored = (id: unknown) => t.db('leads').where('ld_id', String(id)).first();
   const count = async (account = a) => Number((await t.db('leads').where('ld_accountid', account).count({ n: '*' }).first())?.n);
-  const create = (client: Signed, body: Row, account = a, headers: Record<string, string> = {}) =>
-    client.post(path(account), { ld_eventid: ev.event.id, ...body }, { headers });
+  const create = (client: Signed, body: Row, account = a, headers: Record<string, string> = {}) => client.post(path(account), { ld_eventid: ev.event.id, ...body }, { headers });
   const photo = async (client: Signed = memberOfA, account = a) => {
     const id = crypto.randomUUID();
     const res = await putLeadFile(client, account, id, JPEG);
@@ -72,7 +71,15 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
         ld_consent_text: null,
         ld_accountid: a,
       });
-      expect(ok.body.ld_answers).toEqual({ email: 'Ann.Smith@Example.COM', first_name: 'Ann', last_name: 'Smith', company: 'Acme', interests: ['hardware', 'software'], newsletter: true, budget: 10 });
+      expect(ok.body.ld_answers).toEqual({
+        email: 'Ann.Smith@Example.COM',
+        first_name: 'Ann',
+        last_name: 'Smith',
+        company: 'Acme',
+        interests: ['hardware', 'software'],
+        newsletter: true,
+        budget: 10,
+      });
       const at = Date.parse(ok.body.ld_captured_at);
       expect(at).toBeGreaterThanOrEqual(before - 2000);
       expect(at).toBeLessThanOrEqual(Date.now() + 2000);
@@ -187,7 +194,7 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
       expect(done.body.ld_transcription_status).toBe('done');
     });
 
-    it("card photos must be lead files of the same account (400 with the field)", async () => {
+    it('card photos must be lead files of the same account (400 with the field)', async () => {
       const theirs = await photo(memberOfB, b);
       for (const value of [theirs, MISSING]) {
         const res = await create(memberOfA, { ld_source: 'card', ld_front_fileid: value, ld_back_fileid: value, ld_answers: {} });
@@ -241,19 +248,19 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
     // PostgreSQL only (defined there, not skipped here): PGlite has one connection, so nothing can hold a write open
     // beside a request.
     if (kind === 'postgres')
-    it('a create that meets an uncommitted lead with its id waits for it and answers it (the race, made certain)', async () => {
-      const clientId = `held-${uid()}`;
-      const trx = await t.db.transaction();
-      const [held] = await trx('leads')
-        .insert({ ld_accountid: a, ld_eventid: ev.event.id, ld_client_id: clientId, ld_first_name: 'Held', ld_ownerid: memberOfA.userId })
-        .returning('ld_id');
-      const pending = create(memberOfA, { ld_client_id: clientId, ld_answers: answersFor({ first_name: 'Late' }) });
-      await new Promise((r) => setTimeout(r, 300)); // the request is now waiting on the held row's index entry
-      await trx.commit();
-      const res = await pending;
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body).toMatchObject({ id: held.ld_id, ld_first_name: 'Held' });
-    });
+      it('a create that meets an uncommitted lead with its id waits for it and answers it (the race, made certain)', async () => {
+        const clientId = `held-${uid()}`;
+        const trx = await t.db.transaction();
+        const [held] = await trx('leads')
+          .insert({ ld_accountid: a, ld_eventid: ev.event.id, ld_client_id: clientId, ld_first_name: 'Held', ld_ownerid: memberOfA.userId })
+          .returning('ld_id');
+        const pending = create(memberOfA, { ld_client_id: clientId, ld_answers: answersFor({ first_name: 'Late' }) });
+        await new Promise((r) => setTimeout(r, 300)); // the request is now waiting on the held row's index entry
+        await trx.commit();
+        const res = await pending;
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        expect(res.body).toMatchObject({ id: held.ld_id, ld_first_name: 'Held' });
+      });
   });
 
   describe('update', () => {
@@ -329,8 +336,7 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
   describe('list filters', () => {
     let fx: LeadEvent;
     const ids: Record<string, string> = {};
-    const list = (filter: Row, sort: [string, string] = ['ld_captured_at', 'DESC'], client: Signed = memberOfA) =>
-      client.get(`${path()}?${qs({ filter, sort, range: [0, 99] })}`);
+    const list = (filter: Row, sort: [string, string] = ['ld_captured_at', 'DESC'], client: Signed = memberOfA) => client.get(`${path()}?${qs({ filter, sort, range: [0, 99] })}`);
     const names = (res: { body: Row[] }) => res.body.map((r) => r.ld_first_name);
 
     beforeAll(async () => {
@@ -338,8 +344,19 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
       const front = await photo();
       const rows: [string, Row][] = [
         ['ann', { ld_captured_at: '2026-01-10T08:00:00.000Z', ld_answers: answersFor({ email: 'ann@alpha.example', first_name: 'Annfx', last_name: 'Zed' }) }],
-        ['bob', { ld_captured_at: '2026-01-10T23:59:59.000Z', ld_source: 'scan', ld_badge_code: '1001', ld_answers: answersFor({ email: 'bob@beta.example', first_name: 'Bobfx', last_name: 'Young' }) }],
-        ['cat', { ld_captured_at: '2026-01-11T00:00:00.000Z', ld_ownerid: superOfA.userId, ld_answers: answersFor({ email: 'cat@gamma.example', first_name: 'Catfx', last_name: 'Xu' }) }],
+        [
+          'bob',
+          {
+            ld_captured_at: '2026-01-10T23:59:59.000Z',
+            ld_source: 'scan',
+            ld_badge_code: '1001',
+            ld_answers: answersFor({ email: 'bob@beta.example', first_name: 'Bobfx', last_name: 'Young' }),
+          },
+        ],
+        [
+          'cat',
+          { ld_captured_at: '2026-01-11T00:00:00.000Z', ld_ownerid: superOfA.userId, ld_answers: answersFor({ email: 'cat@gamma.example', first_name: 'Catfx', last_name: 'Xu' }) },
+        ],
         ['dan', { ld_captured_at: '2026-01-12T12:00:00.000Z', ld_source: 'card', ld_front_fileid: front, ld_answers: { first_name: 'Danfx', last_name: 'Wong' } }],
       ];
       for (const [key, body] of rows) {
@@ -458,16 +475,53 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
     it('create, update, bulk and export never answer a 5xx, whatever the fields hold', async () => {
       const lead = (await create(memberOfA, { ld_answers: answersFor() })).body;
       const front = await photo();
-      const names = ['ld_eventid', 'ld_email', 'ld_first_name', 'ld_last_name', 'ld_ownerid', 'ld_answers', 'ld_front_fileid', 'ld_back_fileid', 'ld_is_valid', 'ld_transcription_status', 'ld_source', 'ld_badge_code', 'ld_consent_news', 'ld_consent_text', 'ld_captured_at', 'ld_client_id', 'captured_from', 'captured_to', 'q'];
+      const names = [
+        'ld_eventid',
+        'ld_email',
+        'ld_first_name',
+        'ld_last_name',
+        'ld_ownerid',
+        'ld_answers',
+        'ld_front_fileid',
+        'ld_back_fileid',
+        'ld_is_valid',
+        'ld_transcription_status',
+        'ld_source',
+        'ld_badge_code',
+        'ld_consent_news',
+        'ld_consent_text',
+        'ld_captured_at',
+        'ld_client_id',
+        'captured_from',
+        'captured_to',
+        'q',
+      ];
       const scalar = fc.oneof(
         fc.constant(null),
         fc.boolean(),
         fc.integer(),
         fc.double(),
         fc.string({ maxLength: 12 }),
-        fc.constantFrom(String(ev.event.id), String(lead.id), front, MISSING, memberOfA.userId, 'card', 'pending', 'done', '', '2026-01-01', '2026-11-20T10:00:00Z', '9999-12-31', 'x@example.com'),
+        fc.constantFrom(
+          String(ev.event.id),
+          String(lead.id),
+          front,
+          MISSING,
+          memberOfA.userId,
+          'card',
+          'pending',
+          'done',
+          '',
+          '2026-01-01',
+          '2026-11-20T10:00:00Z',
+          '9999-12-31',
+          'x@example.com',
+        ),
       );
-      const answers = fc.dictionary(fc.constantFrom('email', 'first_name', 'last_name', 'company', 'interests', 'days', 'newsletter', 'budget', 'other'), fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.jsonValue({ maxDepth: 2 })));
+      const answers = fc.dictionary(
+        fc.constantFrom('email', 'first_name', 'last_name', 'company', 'interests', 'days', 'newsletter', 'budget', 'other'),
+        fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.jsonValue({ maxDepth: 2 })),
+      );
       const value = fc.oneof({ arbitrary: scalar, weight: 5 }, answers, fc.array(scalar, { maxLength: 3 }));
       const body = fc.dictionary(fc.constantFrom(...names), value, { maxKeys: 8 });
       await fc.assert(
@@ -547,7 +601,13 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
         expect(res.status).toBe(201);
       }
     });
-    const inEvent = (where: Row = {}) => t.db('leads').where({ ld_eventid: fx.event.id, ...where }).count({ n: '*' }).first().then((r) => Number(r?.n));
+    const inEvent = (where: Row = {}) =>
+      t
+        .db('leads')
+        .where({ ld_eventid: fx.event.id, ...where })
+        .count({ n: '*' })
+        .first()
+        .then((r) => Number(r?.n));
 
     it('marks every lead of the filter invalid and valid again, beyond one page, in one statement', async () => {
       const statements: string[] = [];
@@ -674,7 +734,14 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
       const bulkB = await card('Photobulk');
       const kept = await card('Photokept');
       const gone = async (c: { files: string[]; keys: string[] }) => {
-        expect(await t.db('lead_files').whereIn('lf_id', c.files).count({ n: '*' }).first().then((r) => Number(r?.n))).toBe(0);
+        expect(
+          await t
+            .db('lead_files')
+            .whereIn('lf_id', c.files)
+            .count({ n: '*' })
+            .first()
+            .then((r) => Number(r?.n)),
+        ).toBe(0);
         const keys = await storedKeys(t);
         for (const k of c.keys) expect(keys).not.toContain(k);
       };
@@ -771,7 +838,13 @@ function chunkedPut(client: Signed, path: string, body: Buffer): Promise<{ statu
   const port = (server.address() as { port: number }).port;
   return new Promise((resolve) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method: 'PUT', path, headers: { 'Content-Type': 'image/jpeg', Cookie: client.cookieHeader(), 'X-CSRF-Token': client.csrf ?? '', 'Transfer-Encoding': 'chunked' } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'PUT',
+        path,
+        headers: { 'Content-Type': 'image/jpeg', Cookie: client.cookieHeader(), 'X-CSRF-Token': client.csrf ?? '', 'Transfer-Encoding': 'chunked' },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');

@@ -25,12 +25,20 @@ describeEachDb('list import and export', (kind) => {
     return String(res.body.id);
   };
   const importText = (c: TestClient, listId: string, text: string, type = 'text/csv', account = a) =>
-    c.raw('post', `${lists(account)}/${listId}/import`).type(type).send(text);
+    c
+      .raw('post', `${lists(account)}/${listId}/import`)
+      .type(type)
+      .send(text);
   const upload = (c: TestClient, listId: string, text: string, filename: string, contentType = 'application/octet-stream') =>
     c.raw('post', `${lists()}/${listId}/import`).attach('file', Buffer.from(text, 'utf8'), { filename, contentType });
   /** The stored items as (depth-first) lines "title|value|parent value|order". */
   const stored = async (listId: string): Promise<string[]> => {
-    const rows: Row[] = await t.db('list_items as c').leftJoin('list_items as p', 'p.li_id', 'c.li_parentid').where('c.li_listid', listId).select('c.li_title', 'c.li_value', 'p.li_value as parent', 'c.li_order').orderBy(['p.li_value', 'c.li_order']);
+    const rows: Row[] = await t
+      .db('list_items as c')
+      .leftJoin('list_items as p', 'p.li_id', 'c.li_parentid')
+      .where('c.li_listid', listId)
+      .select('c.li_title', 'c.li_value', 'p.li_value as parent', 'c.li_order')
+      .orderBy(['p.li_value', 'c.li_order']);
     return rows.map((r) => `${r.li_title}|${r.li_value}|${r.parent ?? ''}|${r.li_order}`).sort();
   };
   const count = async (listId: string) => Number((await t.db('list_items').where('li_listid', listId).count({ n: '*' }).first())!.n);
@@ -44,7 +52,9 @@ describeEachDb('list import and export', (kind) => {
     const res = await importText(root, listId, csv);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ code: 'ok', rows: 5, created: 5 });
-    expect(await stored(listId)).toEqual(['Conference|conference|pear|0', 'Fruit|fruit||0', 'Green Apple|green_apple|fruit|0', 'Kale|kale|veg|0', 'Pear|pear|fruit|1', 'Vegetables|veg||1'].sort());
+    expect(await stored(listId)).toEqual(
+      ['Conference|conference|pear|0', 'Fruit|fruit||0', 'Green Apple|green_apple|fruit|0', 'Kale|kale|veg|0', 'Pear|pear|fruit|1', 'Vegetables|veg||1'].sort(),
+    );
     expect(await tree(listId)).toEqual([
       {
         li_id: expect.any(String),
@@ -52,7 +62,12 @@ describeEachDb('list import and export', (kind) => {
         li_value: 'fruit',
         children: [
           { li_id: expect.any(String), li_title: 'Green Apple', li_value: 'green_apple', children: [] },
-          { li_id: expect.any(String), li_title: 'Pear', li_value: 'pear', children: [{ li_id: expect.any(String), li_title: 'Conference', li_value: 'conference', children: [] }] },
+          {
+            li_id: expect.any(String),
+            li_title: 'Pear',
+            li_value: 'pear',
+            children: [{ li_id: expect.any(String), li_title: 'Conference', li_value: 'conference', children: [] }],
+          },
         ],
       },
       { li_id: expect.any(String), li_title: 'Vegetables', li_value: 'veg', children: [{ li_id: expect.any(String), li_title: 'Kale', li_value: 'kale', children: [] }] },
@@ -194,7 +209,15 @@ describeEachDb('list import and export', (kind) => {
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="list-\d+\.csv"/);
     const text = res.text;
     expect(text.startsWith('\uFEFF')).toBe(true);
-    expect(text.slice(1).split('\r\n')).toEqual(['title,value,parent_value', "'=1+1,formula,", '"Comma, ""quoted""",comma,formula', "'-minus,minus,", 'Plain,plain,minus', "'@at,at,minus", '']);
+    expect(text.slice(1).split('\r\n')).toEqual([
+      'title,value,parent_value',
+      "'=1+1,formula,",
+      '"Comma, ""quoted""",comma,formula',
+      "'-minus,minus,",
+      'Plain,plain,minus',
+      "'@at,at,minus",
+      '',
+    ]);
 
     const copy = await newList();
     const back = await importText(root, copy, text);
@@ -203,7 +226,14 @@ describeEachDb('list import and export', (kind) => {
     expect(shape(await tree(copy))).toEqual(shape(await tree(listId)));
     expect(shape(await tree(copy))).toEqual([
       ['=1+1', 'formula', [['Comma, "quoted"', 'comma', []]]],
-      ['-minus', 'minus', [['Plain', 'plain', []], ['@at', 'at', []]]],
+      [
+        '-minus',
+        'minus',
+        [
+          ['Plain', 'plain', []],
+          ['@at', 'at', []],
+        ],
+      ],
     ]);
   });
 

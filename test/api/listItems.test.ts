@@ -116,7 +116,13 @@ describeEachDb('list items as a tree', (kind) => {
     const shape = (nodes: Row[]): unknown => nodes.map((x) => [x.li_title, shape(x.children as Row[])]);
     expect(shape(tree)).toEqual([
       ['Fruit', []],
-      ['Veg', [['Apple', []], ['Kale', []]]],
+      [
+        'Veg',
+        [
+          ['Apple', []],
+          ['Kale', []],
+        ],
+      ],
       ['Pear', []],
     ]);
     // The order route takes one parent's complete children only.

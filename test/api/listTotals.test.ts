@@ -2,7 +2,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import { qs, queriesOf as queriesOfDb, startApp, uid, type Signed, type TestApp } from '../helpers/app.js';
 
-
 describeEachDb('list totals and the unpaged cap', (kind) => {
   let t: TestApp;
   let root: Signed;
@@ -25,7 +24,16 @@ describeEachDb('list totals and the unpaged cap', (kind) => {
     expect(counts(await queriesOf(async () => (res = await page(10))))).toBe(0); // reused
     expect(res!.headers['content-range']).toBe('users 10-19/30');
     // a new user matching the filter: the cached total is dropped, the next full page counts again
-    const created = await root.post('/api/1/users', { u_email: `${p}99@example.com`, u_first_name: 'N', u_last_name: 'N', u_role: 'member', u_is_verified: true, u_is_enabled: true, u_password: 'a-long-enough-password', u_password_confirm: 'a-long-enough-password' });
+    const created = await root.post('/api/1/users', {
+      u_email: `${p}99@example.com`,
+      u_first_name: 'N',
+      u_last_name: 'N',
+      u_role: 'member',
+      u_is_verified: true,
+      u_is_enabled: true,
+      u_password: 'a-long-enough-password',
+      u_password_confirm: 'a-long-enough-password',
+    });
     expect(created.body).toMatchObject({ u_email: `${p}99@example.com` });
     expect(counts(await queriesOf(async () => (res = await page(10))))).toBe(1);
     expect(res!.headers['content-range']).toBe('users 10-19/31');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { startApp, type TestApp, type TestClient, MISSING, type Signed } from '../helpers/app.js';
+import { startApp, type TestApp, MISSING, type Signed } from '../helpers/app.js';
 
 /**
  * Bad input on every route of the entry API: always a 4xx with {code, message} (field errors for bodies), never a
@@ -114,7 +114,13 @@ describeEachDb('entry API: bad input never answers 500', (kind) => {
       ];
       for (const [method, url] of routes) {
         const res =
-          method === 'get' ? await root.get(url) : method === 'delete' ? await root.delete(url) : method === 'post' ? await root.post(url, { a_name: 'x' }) : await root.put(url, { a_name: 'x' });
+          method === 'get'
+            ? await root.get(url)
+            : method === 'delete'
+              ? await root.delete(url)
+              : method === 'post'
+                ? await root.post(url, { a_name: 'x' })
+                : await root.put(url, { a_name: 'x' });
         expectClientError(`${method} ${url}`, res);
         expect([400, 404]).toContain(res.status);
       }
@@ -145,7 +151,10 @@ describeEachDb('entry API: bad input never answers 500', (kind) => {
     ];
     for (const [method, url] of urls) {
       for (const [type, text] of bodies) {
-        const res = await root.raw(method as 'post' | 'put', url).type(type).send(text);
+        const res = await root
+          .raw(method as 'post' | 'put', url)
+          .type(type)
+          .send(text);
         const label = `${method} ${url} ${type} ${text.slice(0, 40)}`;
         // an update with nothing valid to change may answer 200 (nothing changed); everything else is refused
         if (res.status === 200 && method === 'put') continue;
@@ -157,7 +166,10 @@ describeEachDb('entry API: bad input never answers 500', (kind) => {
 
   it('prototype keys in a body are refused and change nothing', async () => {
     const before = await t.db('accounts').count({ n: '*' }).first();
-    const res = await root.raw('post', '/api/1/accounts').type('application/json').send('{"a_name":"Proto Co","__proto__":{"a_is_enabled":false},"constructor":{"prototype":{"polluted":1}}}');
+    const res = await root
+      .raw('post', '/api/1/accounts')
+      .type('application/json')
+      .send('{"a_name":"Proto Co","__proto__":{"a_is_enabled":false},"constructor":{"prototype":{"polluted":1}}}');
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('forbidden_key');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

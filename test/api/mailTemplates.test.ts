@@ -55,7 +55,7 @@ describeEachDb('mail templates: preview with sample data, test mail to yourself,
     expect(res.body.text).toBe(`Text: <i>Ann</i> O"Hara / ${accountNameA} / []`);
   });
 
-  it('a template of the account\'s own naming gets the common variables only; HTML or text alone makes the other part', async () => {
+  it("a template of the account's own naming gets the common variables only; HTML or text alone makes the other part", async () => {
     const own = await create({ mt_name: `own-${uid()}`, mt_subject: '{{first_name}}|{{account_name}}', mt_html: '<p>A &amp; B<br>{{account_name}}</p><p>{{first_name}}end</p>' });
     const res = await owner.get(`${path()}/${own.id}/preview`);
     expect(res.body.subject).toBe(`|${accountNameA}`);
@@ -77,8 +77,14 @@ describeEachDb('mail templates: preview with sample data, test mail to yourself,
     expect(bad.body.fields).toEqual({ mt_subject: 'error_too_long' });
   });
 
-  it('POST …/{id}/test sends the rendered template with sample data to the caller\'s own address; 502 mail_failed when it cannot', async () => {
-    const tpl = await create({ mt_name: `test-${uid()}`, mt_subject: 'Test of {{account_name}}', mt_from_name: 'Acme Events', mt_from_email: 'events@acme.example', mt_html: '<p>TEST-BODY {{account_name}}</p>' });
+  it("POST …/{id}/test sends the rendered template with sample data to the caller's own address; 502 mail_failed when it cannot", async () => {
+    const tpl = await create({
+      mt_name: `test-${uid()}`,
+      mt_subject: 'Test of {{account_name}}',
+      mt_from_name: 'Acme Events',
+      mt_from_email: 'events@acme.example',
+      mt_html: '<p>TEST-BODY {{account_name}}</p>',
+    });
     const before = mailsTo(t, ownerEmail).length;
     const res = await owner.post(`${path()}/${tpl.id}/test`);
     expect(res.status).toBe(200);
@@ -134,8 +140,7 @@ describeEachDb('mail templates: preview with sample data, test mail to yourself,
       await memberOfA.get(`${path()}/builtin/invite`),
     ])
       expect(res.status).toBe(403);
-    for (const res of [await t.client().get(`${path()}/${tpl.id}/preview`), await t.client().post(`${path()}/${tpl.id}/test`)])
-      expect(res.status).toBe(401);
+    for (const res of [await t.client().get(`${path()}/${tpl.id}/preview`), await t.client().post(`${path()}/${tpl.id}/test`)]) expect(res.status).toBe(401);
     expect((await owner.post(`${path()}/${tpl.id}/test`, {}, { csrf: false })).status).toBe(403);
     await withGrant(t, 'superadmin', 'account_mail_templates', 1, async () => {
       expect((await owner.get(`${path()}/${tpl.id}/preview`)).status).toBe(200);

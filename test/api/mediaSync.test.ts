@@ -49,7 +49,11 @@ describeEachDb('local media sync', (kind) => {
     await root.post(accountPath(a, 'layers'), { ly_slideid: first.slides[0].id, ly_variantid: first.variant.id, ly_type: 'video', ly_assetid: ids.clip });
     const second = await simpleCarousel(root, a, 1, ids.banner);
     carousels = [first.carousel, second.carousel];
-    group = await makeGroup(root, a, carousels.map((c) => c.id));
+    group = await makeGroup(
+      root,
+      a,
+      carousels.map((c) => c.id),
+    );
     code = String((await makeCode(root, a, group.id)).cc_code);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ls-media-sync-'));
   });
@@ -144,7 +148,10 @@ describeEachDb('local media sync', (kind) => {
 
   it('a download that does not match its SHA-256 is refused: not renamed, the old file stays, the ETag is not kept', async () => {
     const real = (await t.db('assets').where('as_id', ids.banner).first('as_sha256')).as_sha256;
-    await t.db('assets').where('as_id', ids.banner).update({ as_sha256: 'f'.repeat(64) });
+    await t
+      .db('assets')
+      .where('as_id', ids.banner)
+      .update({ as_sha256: 'f'.repeat(64) });
     try {
       const report = await syncMedia(options());
       expect(report.failed.map((f) => f.as_id)).toEqual([ids.banner]);
@@ -239,7 +246,12 @@ describeEachDb('local media sync', (kind) => {
 
       const preflight = await fetch(`${media.url}/${ids.clip}?v=2`, {
         method: 'OPTIONS',
-        headers: { Origin: 'https://leads.example.com', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'range', 'Access-Control-Request-Private-Network': 'true' },
+        headers: {
+          Origin: 'https://leads.example.com',
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'range',
+          'Access-Control-Request-Private-Network': 'true',
+        },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
@@ -268,7 +280,11 @@ describeEachDb('local media sync', (kind) => {
     expect(bad.out).toContain('--url must be an http(s) address');
     expect((await run(['--code', code])).code).toBe(2);
 
-    const served = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/media-sync.ts', '--url', t.baseUrl, '--code', code, '--dir', dir, '--serve', '0', '--host', '127.0.0.1'], { cwd: ROOT });
+    const served = spawn(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/media-sync.ts', '--url', t.baseUrl, '--code', code, '--dir', dir, '--serve', '0', '--host', '127.0.0.1'],
+      { cwd: ROOT },
+    );
     try {
       let out = '';
       const url = await new Promise<string>((resolve, reject) => {

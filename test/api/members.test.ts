@@ -42,7 +42,7 @@ describeEachDb('console members: roles, user fields, removal', (kind) => {
   const stored = (auId: string) => t.db('account_users').where('au_id', auId).first();
   const userOf = (m: Member) => t.db('users').where('u_id', m.au_userid).first();
 
-  it('lists the memberships with the user\'s e-mail and names (id = au_id), searchable', async () => {
+  it("lists the memberships with the user's e-mail and names (id = au_id), searchable", async () => {
     const m = await join('admin');
     const res = await owner.get(path());
     expect(res.status).toBe(200);
@@ -79,7 +79,7 @@ describeEachDb('console members: roles, user fields, removal', (kind) => {
     expect((await stored(m.id)).au_role).toBe('superadmin');
   });
 
-  it('with set_role (granted by ops) a role is never set above the caller\'s own, and members above the caller stay untouched', async () => {
+  it("with set_role (granted by ops) a role is never set above the caller's own, and members above the caller stay untouched", async () => {
     await withGrant(t, 'superadmin', 'account_members', 31, async () => {
       const m = await join('member');
       expect((await owner.put(`${path()}/${m.id}`, { au_role: 'admin' })).status).toBe(200);
@@ -98,7 +98,7 @@ describeEachDb('console members: roles, user fields, removal', (kind) => {
     });
   });
 
-  it('the user\'s e-mail and names need account_users update; the external id does not', async () => {
+  it("the user's e-mail and names need account_users update; the external id does not", async () => {
     const m = await join('member');
     const res = await owner.put(`${path()}/${m.id}`, { u_first_name: 'Renamed', u_last_name: 'Person', u_email: `NEW-${m.email}` });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -97,7 +97,10 @@ describeEachDb('migration helpers', (kind) => {
         const helper = shapeOf(made.get(name));
         // The check would prove nothing if a table came back without its parts.
         expect(helper!.indexes.length, name).toBeGreaterThan(2);
-        expect(helper!.constraints.some((c) => c.type === 'f' && c.references!.table === 'accounts' && c.references!.onDelete === 'c'), name).toBe(true);
+        expect(
+          helper!.constraints.some((c) => c.type === 'f' && c.references!.table === 'accounts' && c.references!.onDelete === 'c'),
+          name,
+        ).toBe(true);
         expect(helper, name).toEqual(shapeOf(migrated.get(name)));
       }
     } finally {
@@ -119,7 +122,11 @@ describeEachDb('migration helpers', (kind) => {
       await expect(db('helper_things').insert({ ht_accountid: account.a_id, ht_name: 'two', ht_kind: 'other' })).rejects.toMatchObject({ code: '23514' });
       await expect(db('helper_things').insert({ ht_accountid: account.a_id, ht_name: 'one', ht_kind: 'plain' })).rejects.toMatchObject({ code: '23505' });
       const names = async (sql: string) => (await db.raw(sql)).rows.map((r: { name: string }) => r.name);
-      expect(await names(`select indexname as name from pg_indexes where tablename = 'helper_things' order by 1`)).toEqual(['helper_things_account', 'helper_things_ht_name_unique', 'helper_things_pkey']);
+      expect(await names(`select indexname as name from pg_indexes where tablename = 'helper_things' order by 1`)).toEqual([
+        'helper_things_account',
+        'helper_things_ht_name_unique',
+        'helper_things_pkey',
+      ]);
       expect(await names(`select conname as name from pg_constraint where conrelid = 'helper_things'::regclass and contype = 'c'`)).toEqual(['helper_things_kind_check']);
       // An account's delete takes its rows.
       await db('accounts').where('a_id', account.a_id).del();

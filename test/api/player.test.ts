@@ -58,7 +58,9 @@ describeEachDb('player API', (kind) => {
     ids.s1 = String(s1.id);
     ids.s2 = String(s2.id);
     ids.l1 = String((await makeLayer(root, a, s1.id, landscape.id, { ly_type: 'image', ly_assetid: ids.photo })).id);
-    ids.l2 = String((await makeLayer(root, a, s1.id, landscape.id, { ly_type: 'hotspot', ly_hotspot_carouselid: ids.detailCarousel, ly_x: 10, ly_y: 10, ly_width: 100, ly_height: 100 })).id);
+    ids.l2 = String(
+      (await makeLayer(root, a, s1.id, landscape.id, { ly_type: 'hotspot', ly_hotspot_carouselid: ids.detailCarousel, ly_x: 10, ly_y: 10, ly_width: 100, ly_height: 100 })).id,
+    );
     ids.l3 = String((await makeLayer(root, a, s1.id, portrait.id, { ly_type: 'collectionqr', ly_collectionid: ids.collection, ly_qr_fg: '#000000', ly_qr_bg: '#ffffff' })).id);
     ids.l4 = String((await makeLayer(root, a, s2.id, landscape.id, { ly_type: 'video', ly_assetid: ids.clip, ly_loop: true })).id);
 
@@ -87,19 +89,34 @@ describeEachDb('player API', (kind) => {
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers['set-cookie']).toBeUndefined(); // no session, no CSRF cookie
     const m = res.body;
-    expect(m).toMatchObject({ code, account_id: a, group: { cg_id: ids.group }, carousel_ids: [ids.second, ids.lobby], standby_carouselid: ids.standby, local_server_url: 'http://192.168.1.20:8090' });
+    expect(m).toMatchObject({
+      code,
+      account_id: a,
+      group: { cg_id: ids.group },
+      carousel_ids: [ids.second, ids.lobby],
+      standby_carouselid: ids.standby,
+      local_server_url: 'http://192.168.1.20:8090',
+    });
     expect(Object.keys(m.carousels).sort()).toEqual([ids.second, ids.lobby, ids.standby, ids.detailCarousel].sort());
     expect(m.carousel_ids).not.toContain(ids.detailCarousel);
 
     const lobby = m.carousels[ids.lobby];
     expect(lobby.c_title).toBe('Lobby');
     expect(lobby.variants.map((v: Row) => v.v_name)).toEqual(['portrait', 'landscape']); // by width, then height
-    expect(lobby.variants.find((v: Row) => v.v_name === 'landscape')).toMatchObject({ v_width: 1920, v_height: 1080, v_navigation_enabled: true, v_next_assetid: ids.next, v_default_duration_ms: 8000 });
+    expect(lobby.variants.find((v: Row) => v.v_name === 'landscape')).toMatchObject({
+      v_width: 1920,
+      v_height: 1080,
+      v_navigation_enabled: true,
+      v_next_assetid: ids.next,
+      v_default_duration_ms: 8000,
+    });
     expect(lobby.slides.map((s: Row) => s.sl_title)).toEqual(['Welcome', 'Demo']);
     expect(lobby.slides[0].sl_duration_ms).toBe(5000);
     expect(lobby.slides[0].layers[ids.landscape].map((l: Row) => l.ly_id)).toEqual([ids.l1, ids.l2]);
     expect(lobby.slides[0].layers[ids.landscape][1]).toMatchObject({ ly_type: 'hotspot', ly_hotspot_carouselid: ids.detailCarousel });
-    expect(lobby.slides[0].layers[ids.portrait]).toEqual([expect.objectContaining({ ly_id: ids.l3, ly_type: 'collectionqr', ly_collectionid: ids.collection, ly_qr_fg: '#000000' })]);
+    expect(lobby.slides[0].layers[ids.portrait]).toEqual([
+      expect.objectContaining({ ly_id: ids.l3, ly_type: 'collectionqr', ly_collectionid: ids.collection, ly_qr_fg: '#000000' }),
+    ]);
     expect(lobby.slides[1].layers[ids.landscape][0]).toMatchObject({ ly_type: 'video', ly_assetid: ids.clip, ly_loop: true, ly_muted: true });
 
     expect(Object.keys(m.assets).sort()).toEqual([ids.photo, ids.clip, ids.next, ids.standbyImage, ids.detail].sort());
@@ -139,11 +156,13 @@ describeEachDb('player API', (kind) => {
   it('compressed once per manifest: brotli when the player accepts it, else gzip, else plain JSON; the same document', async () => {
     const raw = (acceptEncoding?: string) =>
       new Promise<{ encoding?: string; vary?: string; body: Buffer }>((resolve, reject) => {
-        http.get(`${t.baseUrl}/api/1/play/${code}`, { headers: acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {} }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ encoding: res.headers['content-encoding'], vary: String(res.headers.vary), body: Buffer.concat(chunks) }));
-        }).on('error', reject);
+        http
+          .get(`${t.baseUrl}/api/1/play/${code}`, { headers: acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {} }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ encoding: res.headers['content-encoding'], vary: String(res.headers.vary), body: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
       });
     const plain = await raw();
     expect(plain.encoding).toBeUndefined();
@@ -179,7 +198,7 @@ describeEachDb('player API', (kind) => {
     await root.put(`${accountPath(a, 'carousel-groups')}/${ids.group}/items`, { ids: [ids.lobby, ids.second] });
   });
 
-  it('unknown, malformed, deleted, and a code pointing at another account\'s group: 404 code_not_found', async () => {
+  it("unknown, malformed, deleted, and a code pointing at another account's group: 404 code_not_found", async () => {
     for (const c of ['ACDEFGHJKM', 'nope!', 'A'.repeat(40)]) {
       const res = await manifest(c);
       expect(res.status, c).toBe(404);
@@ -222,7 +241,9 @@ describeEachDb('player API', (kind) => {
     expect(rows[0]).toMatchObject({ pe_kind: 'play', pe_carouselid: ids.lobby, pe_slideid: ids.s1 });
 
     // the same event id from another code is another event
-    expect((await t.client().post(`/api/1/play/${bCode}/events`, { events: [{ id: 'e1', kind: 'play', at: new Date().toISOString() }] }, { csrf: false })).body).toEqual({ stored: 1 });
+    expect((await t.client().post(`/api/1/play/${bCode}/events`, { events: [{ id: 'e1', kind: 'play', at: new Date().toISOString() }] }, { csrf: false })).body).toEqual({
+      stored: 1,
+    });
 
     const bad = await t.client().post(`/api/1/play/${code}/events`, { events: [{ id: 'x', kind: 'dance', at: 'yesterday' }] }, { csrf: false });
     expect(bad.status).toBe(400);
@@ -253,7 +274,7 @@ describeEachDb('player API', (kind) => {
     expect(byCode.totals).toEqual({ plays: 4, hotspot_taps: 1, qr_shows: 1 });
   });
 
-  it('the sync manifest: with a code the group\'s assets, with a session every asset; ETag and 304; another account\'s code refused', async () => {
+  it("the sync manifest: with a code the group's assets, with a session every asset; ETag and 304; another account's code refused", async () => {
     const sync = (account: string, headers: Record<string, string> = {}, client = t.client()) => client.get(`/api/1/accounts/${account}/sync/manifest`, { headers });
     const byCode = await sync(a, { 'X-Player-Code': code });
     expect(byCode.status).toBe(200);
@@ -267,7 +288,12 @@ describeEachDb('player API', (kind) => {
     const bySession = await sync(a, {}, root);
     expect(names(bySession)).toEqual(['clip', 'detail', 'next', 'photo', 'standby', 'unused']);
 
-    for (const [account, c] of [[a, bCode], [b, code], ['not-a-uuid', code], [a, 'ACDEFGHJKM']]) {
+    for (const [account, c] of [
+      [a, bCode],
+      [b, code],
+      ['not-a-uuid', code],
+      [a, 'ACDEFGHJKM'],
+    ]) {
       const refused = await sync(account, { 'X-Player-Code': c });
       expect(refused.status, `${account} ${c}`).toBe(404);
       expect(refused.body.code).toBe('code_not_found');

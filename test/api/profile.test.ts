@@ -19,7 +19,11 @@ describeEachDb('profile', (kind) => {
   afterAll(() => t?.close());
 
   const putPicture = (client: Signed, body: Buffer, type = 'image/jpeg', csrf = true) =>
-    client.raw('put', '/api/1/profile/picture').set('Content-Type', type).set('X-CSRF-Token', csrf ? client.csrf ?? '' : '').send(body);
+    client
+      .raw('put', '/api/1/profile/picture')
+      .set('Content-Type', type)
+      .set('X-CSRF-Token', csrf ? (client.csrf ?? '') : '')
+      .send(body);
 
   it('needs a session', async () => {
     expect((await t.client().get('/api/1/profile')).status).toBe(401);
@@ -45,11 +49,14 @@ describeEachDb('profile', (kind) => {
     expect(up.status).toBe(200);
     expect(up.body.has_picture).toBe(true);
     expect(up.body.picture_url).toMatch(/^\/api\/1\/profile\/picture\?v=/);
-    const got = await member.raw('get', '/api/1/profile/picture').buffer(true).parse((res, cb) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => cb(null, Buffer.concat(parts)));
-    });
+    const got = await member
+      .raw('get', '/api/1/profile/picture')
+      .buffer(true)
+      .parse((res, cb) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => cb(null, Buffer.concat(parts)));
+      });
     expect(got.status).toBe(200);
     expect(got.headers['content-type']).toBe('image/jpeg');
     expect(got.headers['cache-control']).toContain('private');

@@ -122,7 +122,22 @@ describeEachDb('public registration', (kind) => {
     expect(res.body.consent_text).toBe('Yes, send me the Expo news.');
     expect(res.body.form.f_id).toBe(form);
     const elements = res.body.form.elements as Row[];
-    expect(elements.map((e) => e.fe_name)).toEqual(['email', 'first_name', 'last_name', 'notes', 'days', 'colour', 'colours', 'terms', 'tree', 'one_of_tree', 'select', 'follow_up', 'budget', 'pick']);
+    expect(elements.map((e) => e.fe_name)).toEqual([
+      'email',
+      'first_name',
+      'last_name',
+      'notes',
+      'days',
+      'colour',
+      'colours',
+      'terms',
+      'tree',
+      'one_of_tree',
+      'select',
+      'follow_up',
+      'budget',
+      'pick',
+    ]);
     expect(Object.keys(elements[0]).sort()).toEqual(['fe_id', 'fe_is_required', 'fe_listid', 'fe_name', 'fe_options', 'fe_title', 'fe_type']);
     const tree = elements.find((e) => e.fe_name === 'tree')!.items as Row[];
     expect(tree.map((n) => n.li_value)).toEqual(['red', 'blue']);
@@ -205,7 +220,11 @@ describeEachDb('public registration', (kind) => {
 
   it('no_form: no registration form, or one without elements → the state, and 409 event_has_no_form', async () => {
     const empty = await create('forms', { f_title: 'Empty', f_name: uid() });
-    for (const id of [await event({ ev_registration_formid: null }), await event({ ev_registration_formid: empty.id }), await event({ ev_access_type: 'restricted', ev_access_code: 'ABC', ev_registration_formid: null })]) {
+    for (const id of [
+      await event({ ev_registration_formid: null }),
+      await event({ ev_registration_formid: empty.id }),
+      await event({ ev_access_type: 'restricted', ev_access_code: 'ABC', ev_registration_formid: null }),
+    ]) {
       const res = await get(id);
       expect(res.body.state).toBe('no_form');
       expect(res.body.form).toBeNull();
@@ -282,7 +301,11 @@ describeEachDb('public registration', (kind) => {
     const plain = await event();
     const dutch = await post(plain, { answers: answers(`nl-${uid()}@example.com`), consent_news: true, lang: 'nl' });
     expect((await t.db('leads').where('ld_id', dutch.body.id).first())!.ld_consent_text).toBe(BUILTIN_CONSENT_TEXT.nl);
-    const browser = await visitor().post(`/api/1/register/${plain}`, { answers: answers(`al-${uid()}@example.com`), consent_news: 'yes' }, { headers: { 'Accept-Language': 'nl-BE' } });
+    const browser = await visitor().post(
+      `/api/1/register/${plain}`,
+      { answers: answers(`al-${uid()}@example.com`), consent_news: 'yes' },
+      { headers: { 'Accept-Language': 'nl-BE' } },
+    );
     const byHeader = (await t.db('leads').where('ld_id', browser.body.id).first())!;
     expect(byHeader.ld_consent_text).toBe(BUILTIN_CONSENT_TEXT.nl);
     expect(byHeader.ld_consent_news).toBe(false); // only true is a yes
@@ -411,7 +434,12 @@ describeEachDb('public registration', (kind) => {
     expect(b.html).toContain('Winter &lt;Expo&gt;');
     expect(b.text).toContain(builtin);
 
-    const template = await create('mail-templates', { mt_name: 'registration', mt_subject: 'Account: you are in for {{event_title}}', mt_html: '<p>Dear {{first_name}} {{last_name}}, see you on {{event_start_date}}.</p>', mt_from_name: 'Expo Team' });
+    const template = await create('mail-templates', {
+      mt_name: 'registration',
+      mt_subject: 'Account: you are in for {{event_title}}',
+      mt_html: '<p>Dear {{first_name}} {{last_name}}, see you on {{event_start_date}}.</p>',
+      mt_from_name: 'Expo Team',
+    });
     const viaTemplate = `tpl-${uid()}@example.com`;
     await post(id, { answers: answers(viaTemplate, { first_name: 'Tom' }) });
     const [m] = mailsTo(t, viaTemplate);
@@ -419,7 +447,12 @@ describeEachDb('public registration', (kind) => {
     expect(m.html).toContain(`Dear Tom Registrant, see you on ${day(40)}.`);
     expect(m.from).toContain('Expo Team');
 
-    const style = await create('form-styles', { st_title: 'Winter', st_eventid: id, st_mail_subject: 'Style: welcome {{first_name}}', st_mail_html: '<h1>{{event_title}}</h1><p>Style body for {{email}}</p>' });
+    const style = await create('form-styles', {
+      st_title: 'Winter',
+      st_eventid: id,
+      st_mail_subject: 'Style: welcome {{first_name}}',
+      st_mail_html: '<h1>{{event_title}}</h1><p>Style body for {{email}}</p>',
+    });
     const viaStyle = `style-${uid()}@example.com`;
     await post(id, { answers: answers(viaStyle, { first_name: '<b>Zoe</b>' }) });
     const [s] = mailsTo(t, viaStyle);
@@ -478,7 +511,10 @@ describeEachDb('public registration', (kind) => {
     const two = await post(id, { answers: { first_name: 'Ann' } });
     expect([one.status, two.status]).toEqual([201, 201]);
     expect(one.body.id).not.toBe(two.body.id);
-    expect((await leadsOf(id)).map((l) => [l.ld_first_name, l.ld_email])).toEqual([['Ann', null], ['Ann', null]]);
+    expect((await leadsOf(id)).map((l) => [l.ld_first_name, l.ld_email])).toEqual([
+      ['Ann', null],
+      ['Ann', null],
+    ]);
   });
 
   it('a write without the CSRF header of the page cookie is refused with 403 csrf_invalid, nothing stored', async () => {

@@ -32,7 +32,14 @@ describeEachDb('badge scan: POST /events/{id}/scan against the fake provider', (
     await t.member(b, memberOfB.userId, 'member');
     ev = await makeLeadEvent(root, a);
     bare = await makeLeadEvent(root, a);
-    const integration = await made(root, a, 'integrations', { in_name: uid(), in_title: 'Badges', in_type: 'badge_scan', in_api_url: provider.url, in_key: 'key-1', in_secret: SECRET });
+    const integration = await made(root, a, 'integrations', {
+      in_name: uid(),
+      in_title: 'Badges',
+      in_type: 'badge_scan',
+      in_api_url: provider.url,
+      in_key: 'key-1',
+      in_secret: SECRET,
+    });
     await made(root, a, 'event-integrations', { ei_eventid: ev.event.id, ei_integrationid: integration.id, ei_external_event_id: 'expo-2026' });
     // A second integration, linked later, pointing nowhere: the first one linked is the one asked.
     const dead = await made(root, a, 'integrations', { in_name: uid(), in_title: 'Old badges', in_type: 'badge_scan', in_api_url: 'https://127.0.0.1:9/scan', in_secret: 'x' });
@@ -64,7 +71,14 @@ describeEachDb('badge scan: POST /events/{id}/scan against the fake provider', (
     await made(root, a, 'form-elements', { fe_formid: noNames.id, fe_name: 'job_title', fe_title: 'Job title', fe_type: 'text' });
     const other = await made(root, a, 'events', { ev_title: 'Small', ev_name: uid(), ev_access_type: 'open' });
     await made(root, a, 'event-forms', { ef_eventid: other.id, ef_formid: noNames.id });
-    const integration = await made(root, a, 'integrations', { in_name: uid(), in_title: 'Badges 2', in_type: 'badge_scan', in_api_url: provider.url, in_key: 'key-1', in_secret: SECRET });
+    const integration = await made(root, a, 'integrations', {
+      in_name: uid(),
+      in_title: 'Badges 2',
+      in_type: 'badge_scan',
+      in_api_url: provider.url,
+      in_key: 'key-1',
+      in_secret: SECRET,
+    });
     await made(root, a, 'event-integrations', { ei_eventid: other.id, ei_integrationid: integration.id });
     const res = await memberOfA.post(scanPath(other.id), { code: '1003' });
     expect(res.status).toBe(200);

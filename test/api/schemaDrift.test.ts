@@ -52,7 +52,7 @@ describeEachDb('the schema agrees with the resource declarations', (kind) => {
     const problems = driftOf(wrong, catalog);
     expect(problems).toEqual(
       expect.arrayContaining([
-        'events.ev_access_type: enum options [closed, invited, open, restricted] differ from the check constraint\'s [closed, open, restricted]; declared only: invited',
+        "events.ev_access_type: enum options [closed, invited, open, restricted] differ from the check constraint's [closed, open, restricted]; declared only: invited",
         'events.ev_title: is optional without a default but its column events.ev_title is NOT NULL',
         'events.ev_is_enabled: declares default false but its column defaults to true (true)',
         'events.ev_external_id: is a number field but its column is text (expected int2 or int4 or int8 or numeric or float4 or float8)',

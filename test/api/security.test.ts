@@ -29,7 +29,16 @@ describeEachDb('security headers and cookies', (kind) => {
       expect(res.headers['x-content-type-options'], path).toBe('nosniff');
       expect(res.headers['cross-origin-resource-policy'], path).toBe('same-origin');
       expect(String(res.headers['cache-control']), path).toMatch(/no-store|no-cache/);
-      for (const name of ['referrer-policy', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection', 'x-powered-by'])
+      for (const name of [
+        'referrer-policy',
+        'cross-origin-opener-policy',
+        'origin-agent-cluster',
+        'x-dns-prefetch-control',
+        'x-download-options',
+        'x-permitted-cross-domain-policies',
+        'x-xss-protection',
+        'x-powered-by',
+      ])
         expect(res.headers[name], `${path} ${name}`).toBeUndefined();
     }
   });

@@ -33,7 +33,7 @@ describeEachDb('sessions: visitors write nothing, one read per request, renewal 
     expect(await Promise.all(tables.map((n) => count(t, n)))).toEqual(before);
   });
 
-  it('a visitor\'s CSRF token lets it sign in; afterwards that token is refused and a new one is bound to the session', async () => {
+  it("a visitor's CSRF token lets it sign in; afterwards that token is refused and a new one is bound to the session", async () => {
     const u = await t.user(`csrf-${Date.now()}@example.com`, 'member');
     const c = t.client();
     await c.get('/api/1/auth/me');
@@ -118,7 +118,10 @@ describeEachDb('sessions: visitors write nothing, one read per request, renewal 
     expect(new Date((await row()).s_expires_at).getTime()).toBe(new Date(first.s_expires_at).getTime());
     expect(((again.headers['set-cookie'] as unknown as string[]) ?? []).join(';')).not.toContain('ls.sid=');
     // two minutes later (moved back in the table): the next request renews it
-    await t.db('sessions').where('s_id', first.s_id).update({ s_expires_at: new Date(Date.now() + SIGNED_IN_TTL_MS - 2 * 60_000) });
+    await t
+      .db('sessions')
+      .where('s_id', first.s_id)
+      .update({ s_expires_at: new Date(Date.now() + SIGNED_IN_TTL_MS - 2 * 60_000) });
     t.context.sessionCache.invalidate(); // as if the cached copy had aged out
     const later = await c.get('/api/1/auth/me');
     expect(((later.headers['set-cookie'] as unknown as string[]) ?? []).join(';')).toMatch(/ls\.sid=[^;]+;.*Max-Age=604800/);
@@ -127,7 +130,10 @@ describeEachDb('sessions: visitors write nothing, one read per request, renewal 
 
   it('an expired session is refused and deleted by the scheduled prune', async () => {
     const c = await t.signedIn('member');
-    await t.db('sessions').where('s_userid', c.userId).update({ s_expires_at: new Date(Date.now() - 1000) });
+    await t
+      .db('sessions')
+      .where('s_userid', c.userId)
+      .update({ s_expires_at: new Date(Date.now() - 1000) });
     const live = await t.signedIn('member');
     const res = await c.get('/api/1/auth/me');
     expect(res.status).toBe(401);

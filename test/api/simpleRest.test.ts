@@ -86,7 +86,12 @@ describeEachDb('ra-data-simple-rest against the API', (kind) => {
   it('users: create, getList with filter/sort/range, getOne, getMany, update, delete', async () => {
     const p = uid();
     const created: { id: string; [k: string]: unknown }[] = [];
-    for (const [s, first, role] of [['c', 'Carla', 'member'], ['a', 'Abel', 'admin'], ['d', 'Dora', 'member'], ['b', 'Bert', 'member']]) {
+    for (const [s, first, role] of [
+      ['c', 'Carla', 'member'],
+      ['a', 'Abel', 'admin'],
+      ['d', 'Dora', 'member'],
+      ['b', 'Bert', 'member'],
+    ]) {
       const { data } = await dp.create('users', {
         data: { u_email: `${p}${s}@example.com`, u_first_name: first, u_last_name: `${p}Family`, u_role: role, u_password: NEW_PASSWORD, u_password_confirm: NEW_PASSWORD },
       });

@@ -184,7 +184,9 @@ describeEachDb('statistics: leads and plays by group, zero-filled days, CSV equa
       expect(res.body).toMatchObject({ kind: 'plays', ...range, group, measures: ['plays', 'hotspot_taps', 'qr_shows'], totals: { plays: 0, hotspot_taps: 0, qr_shows: 0 } });
       if (group === 'day' || group === 'week') {
         expect(res.body.rows.map((r: Row) => r.key)).toEqual(
-          group === 'day' ? ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08', '2026-03-09', '2026-03-10'] : ['2026-03-02', '2026-03-09'],
+          group === 'day'
+            ? ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08', '2026-03-09', '2026-03-10']
+            : ['2026-03-02', '2026-03-09'],
         );
         for (const row of res.body.rows) expect(row).toMatchObject({ plays: 0, hotspot_taps: 0, qr_shows: 0 });
       } else expect(res.body.rows).toEqual([]);

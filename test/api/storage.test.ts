@@ -2,23 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import type { TestApp, TestClient } from '../helpers/app.js';
-import {
-  bigPng,
-  CSV,
-  cutOffPut,
-  DRIVERS,
-  JPEG,
-  mp4,
-  PDF,
-  PNG,
-  putBytes,
-  rawPut,
-  storedKeys,
-  until,
-  ZIP,
-  type S3Server,
-  startStorageApp,
-} from '../helpers/storage.js';
+import { bigPng, CSV, cutOffPut, DRIVERS, JPEG, mp4, PDF, PNG, putBytes, rawPut, storedKeys, until, ZIP, type S3Server, startStorageApp } from '../helpers/storage.js';
 import { storageOf } from '../../api/storage/index.js';
 import { objectKey } from '../../api/storage/keys.js';
 
@@ -154,7 +138,13 @@ for (const driver of DRIVERS) {
           expect(res.status).toBe(409);
           expect(await t.db('folders').where('fo_id', a).first()).toBeTruthy();
           const unknown = uuid();
-          for (const url of [`/api/1/storage/folders/${unknown}`, `/api/1/storage/folders/${unknown}/parents`, `/api/1/storage/folders/${unknown}/files`, '/api/1/storage/folders/not-a-uuid', `/api/1/storage/files/${unknown}`]) {
+          for (const url of [
+            `/api/1/storage/folders/${unknown}`,
+            `/api/1/storage/folders/${unknown}/parents`,
+            `/api/1/storage/folders/${unknown}/files`,
+            '/api/1/storage/folders/not-a-uuid',
+            `/api/1/storage/files/${unknown}`,
+          ]) {
             expect((await root.get(url)).status, url).toBe(404);
           }
           expect((await root.delete(`/api/1/storage/folders/${unknown}`)).status).toBe(404);
@@ -175,7 +165,17 @@ for (const driver of DRIVERS) {
           expect((await putBytes(s2.url, PNG)).status).toBe(200);
           const reg1 = await root.post('/api/1/storage/files', { fs_id: s1.id, fs_folderid: dir, fs_filename: 'Keynote é 2026.MP4', fs_type: 'video/mp4', fs_path: s1.path });
           expect(reg1.status).toBe(201);
-          expect(reg1.body).toMatchObject({ fs_id: s1.id, fs_folderid: dir, fs_filename: 'Keynote é 2026.MP4', fs_type: 'video/mp4', fs_extension: 'mp4', fs_size: 100_000, fs_path: s1.path, id: s1.id, url: `/storage${s1.path}/${s1.id}` });
+          expect(reg1.body).toMatchObject({
+            fs_id: s1.id,
+            fs_folderid: dir,
+            fs_filename: 'Keynote é 2026.MP4',
+            fs_type: 'video/mp4',
+            fs_extension: 'mp4',
+            fs_size: 100_000,
+            fs_path: s1.path,
+            id: s1.id,
+            url: `/storage${s1.path}/${s1.id}`,
+          });
           const reg2 = await root.post('/api/1/storage/files', { fs_id: s2.id, fs_folderid: dir, fs_filename: 'logo.png', fs_type: 'image/png', fs_path: s2.path });
           expect(reg2.status).toBe(201);
 
@@ -303,11 +303,19 @@ for (const driver of DRIVERS) {
 
         it('refuses traversal in served and uploaded URLs', async () => {
           const before = await storedKeys(t);
-          for (const p of ['/storage/../api/1/auth/me', '/storage/files/2026/11/..%2f..%2f..%2fetc%2fpasswd', '/storage/files/%2e%2e/%2e%2e/x', `/storage/files/2026/11/${uuid()}/..`]) {
+          for (const p of [
+            '/storage/../api/1/auth/me',
+            '/storage/files/2026/11/..%2f..%2f..%2fetc%2fpasswd',
+            '/storage/files/%2e%2e/%2e%2e/x',
+            `/storage/files/2026/11/${uuid()}/..`,
+          ]) {
             const res = await t.client().get(p);
             expect([400, 404], p).toContain(res.status);
           }
-          for (const p of [`/storage/files/2026/11/../../../../tmp/${uuid()}?expires=9999999999&max=100&signature=x`, `/storage/files/2026/11/..%2F..%2F${uuid()}?expires=9999999999&max=100&signature=x`]) {
+          for (const p of [
+            `/storage/files/2026/11/../../../../tmp/${uuid()}?expires=9999999999&max=100&signature=x`,
+            `/storage/files/2026/11/..%2F..%2F${uuid()}?expires=9999999999&max=100&signature=x`,
+          ]) {
             const res = await rawPut(t.baseUrl, p, PNG);
             expect([400, 403, 404], p).toContain(res.status);
           }
@@ -404,7 +412,10 @@ for (const driver of DRIVERS) {
         it('sweeps signed uploads never registered: the row and the bytes', async () => {
           const [s] = await sign([uuid()]);
           expect((await putBytes(s.url, PNG)).status).toBe(200);
-          await t.db('storage_uploads').where('su_id', s.id).update({ su_expires_at: new Date(Date.now() - 2 * 60 * 60 * 1000) });
+          await t
+            .db('storage_uploads')
+            .where('su_id', s.id)
+            .update({ su_expires_at: new Date(Date.now() - 2 * 60 * 60 * 1000) });
           await sign([uuid()]);
           expect(await t.db('storage_uploads').where('su_id', s.id).first()).toBeUndefined();
           expect(await storedKeys(t)).not.toContain(objectKey(s.path, s.id));
@@ -467,19 +478,20 @@ for (const driver of DRIVERS) {
       });
 
       describe('access', () => {
-        const routes = (ids: { folder: string; file: string }) => [
-          ['get', '/api/1/storage/folders', undefined],
-          ['get', `/api/1/storage/folders/${ids.folder}`, undefined],
-          ['get', `/api/1/storage/folders/${ids.folder}/parents`, undefined],
-          ['get', `/api/1/storage/folders/${ids.folder}/files`, undefined],
-          ['get', `/api/1/storage/files/${ids.file}`, undefined],
-          ['post', '/api/1/storage/folders', { fo_title: 'Nope' }],
-          ['put', '/api/1/storage/folders', { fo_id: ids.folder, fo_title: 'Nope' }],
-          ['delete', `/api/1/storage/folders/${ids.folder}`, undefined],
-          ['post', '/api/1/storage/sign', { ids: [uuid()], destination: ids.folder }],
-          ['post', '/api/1/storage/files', { fs_id: uuid(), fs_folderid: ids.folder, fs_filename: 'a.png', fs_type: 'image/png', fs_path: '/files/2026/11' }],
-          ['delete', `/api/1/storage/files/${ids.file}`, undefined],
-        ] as const;
+        const routes = (ids: { folder: string; file: string }) =>
+          [
+            ['get', '/api/1/storage/folders', undefined],
+            ['get', `/api/1/storage/folders/${ids.folder}`, undefined],
+            ['get', `/api/1/storage/folders/${ids.folder}/parents`, undefined],
+            ['get', `/api/1/storage/folders/${ids.folder}/files`, undefined],
+            ['get', `/api/1/storage/files/${ids.file}`, undefined],
+            ['post', '/api/1/storage/folders', { fo_title: 'Nope' }],
+            ['put', '/api/1/storage/folders', { fo_id: ids.folder, fo_title: 'Nope' }],
+            ['delete', `/api/1/storage/folders/${ids.folder}`, undefined],
+            ['post', '/api/1/storage/sign', { ids: [uuid()], destination: ids.folder }],
+            ['post', '/api/1/storage/files', { fs_id: uuid(), fs_folderid: ids.folder, fs_filename: 'a.png', fs_type: 'image/png', fs_path: '/files/2026/11' }],
+            ['delete', `/api/1/storage/files/${ids.file}`, undefined],
+          ] as const;
 
         let ids: { folder: string; file: string };
         beforeAll(async () => {

@@ -37,7 +37,9 @@ describeEachDb('tenancy: a foreign account is indistinguishable from an unknown 
     for (const route of nested()) {
       const call = (accountId: string) => {
         const url = fillPath(route.path, { accountId, id: foreignMember, userId: foreignMember }, MISSING);
-        return route.method === 'get' ? member.get(url) : member.send(route.method as 'post' | 'put' | 'delete', url, route.method === 'delete' ? undefined : { au_role: 'member' });
+        return route.method === 'get'
+          ? member.get(url)
+          : member.send(route.method as 'post' | 'put' | 'delete', url, route.method === 'delete' ? undefined : { au_role: 'member' });
       };
       const [toForeign, toUnknown] = [await call(foreign), await call(MISSING)];
       expect({ route: `${route.method} ${route.path}`, status: toForeign.status, code: toForeign.body.code }).toEqual({
@@ -51,7 +53,7 @@ describeEachDb('tenancy: a foreign account is indistinguishable from an unknown 
     expect(await snapshot()).toBe(before);
   });
 
-  it('in its own account the caller gets the route\'s own answer (the 404 is about the account, not the route)', async () => {
+  it("in its own account the caller gets the route's own answer (the 404 is about the account, not the route)", async () => {
     const res = await member.get(`/api/1/accounts/${own}/users`);
     expect(res.status).toBe(403); // entry_account_users is checked against the user's own role: member has none
     expect(res.body.code).toBe('forbidden');

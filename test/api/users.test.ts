@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { linkFromMail, PASSWORD, startApp, type TestApp, type TestClient, MISSING, uid, signedInRoles, type Signed, withGrant as withGrantOf } from '../helpers/app.js';
+import { linkFromMail, PASSWORD, startApp, type TestApp, MISSING, uid, signedInRoles, type Signed, withGrant as withGrantOf } from '../helpers/app.js';
 
 const listUrl = (params: Record<string, unknown>) =>
   `/api/1/users?${Object.entries(params)
@@ -119,7 +119,11 @@ describeEachDb('entry API: /users', (kind) => {
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push((await t.user(`${p}${i}@example.com`, 'member', { u_first_name: 'Same', u_last_name: 'Name' })).u_id);
     const seen: string[] = [];
-    for (const range of [[0, 1], [2, 3], [4, 5]]) {
+    for (const range of [
+      [0, 1],
+      [2, 3],
+      [4, 5],
+    ]) {
       const res = await root.get(listUrl({ filter: { q: p }, sort: ['u_last_name', 'ASC'], range }));
       seen.push(...res.body.map((u: { id: string }) => u.id));
     }
@@ -207,7 +211,7 @@ describeEachDb('entry API: /users', (kind) => {
     expect((await t.client().post('/api/1/auth/web', { u_email: email, u_password: NEW_PASSWORD })).status).toBe(200);
   });
 
-  it('POST /users: a user whose e-mail domain (any case) is an account\'s a_email_domain becomes a member of it', async () => {
+  it("POST /users: a user whose e-mail domain (any case) is an account's a_email_domain becomes a member of it", async () => {
     const domain = `${uid()}.example.org`;
     const acc = await t.account('Domain Co', { a_email_domain: domain });
     const other = await t.account('Other Co', { a_email_domain: `other-${domain}` });
@@ -342,7 +346,7 @@ describeEachDb('entry API: /users', (kind) => {
     expect(recase.status).toBe(200);
   });
 
-  it('PUT /users/:id: another user\'s e-mail (any case) answers 409 user_already_exists; nothing changed', async () => {
+  it("PUT /users/:id: another user's e-mail (any case) answers 409 user_already_exists; nothing changed", async () => {
     const a = await t.user(`${uid()}.a@example.com`);
     const b = await t.user(`${uid()}.b@example.com`);
     const before = await row(b.u_id);
@@ -390,7 +394,7 @@ describeEachDb('entry API: /users', (kind) => {
     expect(await row(u.u_id)).toEqual(before);
   });
 
-  it('a password change needs change_password, stores a new hash and ends the user\'s other sessions', async () => {
+  it("a password change needs change_password, stores a new hash and ends the user's other sessions", async () => {
     const target = await signedInUser(`${uid()}.pw@example.com`);
     const other = t.client();
     await other.login(target.u_email, PASSWORD);

@@ -16,8 +16,7 @@ describeEachDb('CSV user import', (kind) => {
   });
   afterAll(() => t?.close());
 
-  const upload = (c: TestClient, csv: string, name = 'users.csv') =>
-    c.raw('post', URL).attach('file', Buffer.from(csv, 'utf8'), { filename: name, contentType: 'text/csv' });
+  const upload = (c: TestClient, csv: string, name = 'users.csv') => c.raw('post', URL).attach('file', Buffer.from(csv, 'utf8'), { filename: name, contentType: 'text/csv' });
   const count = async () => Number((await t.db('users').count({ n: '*' }).first())!.n);
 
   it('imports a multipart .csv: users pending, memberships by account name and id with roles, domain membership', async () => {
@@ -146,7 +145,11 @@ describeEachDb('CSV user import', (kind) => {
     const token = new globalThis.URL(linkFromMail(mail.text, '/users/resetpassword?token=')!).searchParams.get('token')!;
     const page = t.client();
     const guest = await page.get('/api/1/auth/guest-token');
-    const reset = await page.put('/api/1/auth/reset-password', { token, password: 'pending-new-password', password_confirm: 'pending-new-password' }, { headers: { 'X-Guest-Token': guest.body.token } });
+    const reset = await page.put(
+      '/api/1/auth/reset-password',
+      { token, password: 'pending-new-password', password_confirm: 'pending-new-password' },
+      { headers: { 'X-Guest-Token': guest.body.token } },
+    );
     expect(reset.status).toBe(200);
     expect((await t.client().post('/api/1/auth/web', { u_email: 'pending@seven.example', u_password: 'pending-new-password' })).status).toBe(200);
   });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ensureAdminBuilt, linkFromMail, startServer, waitForMail, type E2eServer } from './support/server';
-import { DESKTOP, HAS_CHROMIUM, launch, newPage, PHONE, shot, SKIP_REASON } from './support/browser';
+import { HAS_CHROMIUM, launch, newPage, PHONE, shot, SKIP_REASON } from './support/browser';
 import { choose, control, helperText, Layout, ListScreen, LoginScreen } from './support/pages';
 import { ApiClient } from './support/api';
 
@@ -256,9 +256,7 @@ describe.skipIf(!HAS_CHROMIUM)('entry admin in the browser', () => {
   it('imports a CSV with one bad row: one error entry naming first name, last name and e-mail', async () => {
     await page.goto('/users');
     await page.getByTestId('import-csv').waitFor();
-    await importFile(
-      csv('one-bad-row.csv', ['email,first name,last name,account', `grace.${stamp}@example.com,Grace,Hopper,`, `not-an-email,Alan,Turing,`]),
-    );
+    await importFile(csv('one-bad-row.csv', ['email,first name,last name,account', `grace.${stamp}@example.com,Grace,Hopper,`, `not-an-email,Alan,Turing,`]));
     const entries = page.getByRole('dialog').getByTestId('import-error');
     await entries.first().waitFor();
     expect(await entries.count()).toBe(1);
@@ -456,10 +454,16 @@ describe.skipIf(!HAS_CHROMIUM)('entry admin in the browser', () => {
     await page.getByTestId('locale-menu').click();
     await page.getByRole('menuitem', { name: 'Nederlands' }).click();
     await expect.poll(() => new Layout(page).menuItems()).toEqual(['Accounts', 'Gebruikers', 'Media', 'Uitloggen']);
-    await page.getByRole('button', { name: /thema|theme/i }).first().click();
+    await page
+      .getByRole('button', { name: /thema|theme/i })
+      .first()
+      .click();
     await page.waitForTimeout(300);
     await shot(page, 'accounts-dark-nl');
-    await page.getByRole('button', { name: /thema|theme/i }).first().click();
+    await page
+      .getByRole('button', { name: /thema|theme/i })
+      .first()
+      .click();
     await page.getByTestId('locale-menu').click();
     await page.getByRole('menuitem', { name: 'English' }).click();
     await expect.poll(() => new Layout(page).menuItems()).toEqual(['Accounts', 'Users', 'Media', 'Sign out']);

@@ -81,7 +81,16 @@ describe.skipIf(!HAS_CHROMIUM)('capture app (/app)', () => {
     root = new ApiClient(server.baseUrl);
     await root.login(server.adminEmail, server.adminPassword);
     const user = (email: string, first: string) =>
-      root.create<{ id: string }>('/users', { u_email: email, u_first_name: first, u_last_name: 'Booth', u_role: 'member', u_is_verified: true, u_is_enabled: true, u_password: PASSWORD, u_password_confirm: PASSWORD });
+      root.create<{ id: string }>('/users', {
+        u_email: email,
+        u_first_name: first,
+        u_last_name: 'Booth',
+        u_role: 'member',
+        u_is_verified: true,
+        u_is_enabled: true,
+        u_password: PASSWORD,
+        u_password_confirm: PASSWORD,
+      });
     memberId = (await user(MEMBER, 'Bo')).id;
     colleagueId = (await user(COLLEAGUE, 'Rita')).id;
     await user(LONELY, 'Lone');
@@ -89,7 +98,9 @@ describe.skipIf(!HAS_CHROMIUM)('capture app (/app)', () => {
     await root.create(`/accounts/${accountId}/users`, { au_userid: memberId, au_role: 'member' });
     await root.create(`/accounts/${accountId}/users`, { au_userid: colleagueId, au_role: 'member' });
     const a = `/accounts/${accountId}`;
-    eventId = (await root.create<{ id: string }>(`${a}/events`, { ev_title: 'Northwind Expo', ev_name: 'expo', ev_access_type: 'open', ev_is_enabled: true, ev_consent_text: CONSENT })).id;
+    eventId = (
+      await root.create<{ id: string }>(`${a}/events`, { ev_title: 'Northwind Expo', ev_name: 'expo', ev_access_type: 'open', ev_is_enabled: true, ev_consent_text: CONSENT })
+    ).id;
     await root.create(`${a}/events`, { ev_title: 'Last year', ev_name: 'old', ev_access_type: 'open', ev_start_date: '2020-01-01', ev_end_date: '2020-01-02' });
     const contact = await root.create<{ id: string }>(`${a}/forms`, { f_title: 'Contact', f_name: 'contact' });
     const interest = await root.create<{ id: string }>(`${a}/forms`, { f_title: 'Interest', f_name: 'interest' });
@@ -102,7 +113,13 @@ describe.skipIf(!HAS_CHROMIUM)('capture app (/app)', () => {
     await root.create(`${a}/event-forms`, { ef_eventid: eventId, ef_formid: contact.id });
     await root.create(`${a}/event-forms`, { ef_eventid: eventId, ef_formid: interest.id });
     // The event's badge scans go to the fake provider (its default secret, no key), as the event "expo-2026" there.
-    const integration = await root.create<{ id: string }>(`${a}/integrations`, { in_name: 'badges', in_title: 'Badges', in_type: 'badge_scan', in_api_url: provider.url, in_secret: FAKE_BADGE_SECRET });
+    const integration = await root.create<{ id: string }>(`${a}/integrations`, {
+      in_name: 'badges',
+      in_title: 'Badges',
+      in_type: 'badge_scan',
+      in_api_url: provider.url,
+      in_secret: FAKE_BADGE_SECRET,
+    });
     await root.create(`${a}/event-integrations`, { ei_eventid: eventId, ei_integrationid: integration.id, ei_external_event_id: 'expo-2026' });
   }, 240_000);
 
@@ -175,7 +192,7 @@ describe.skipIf(!HAS_CHROMIUM)('capture app (/app)', () => {
     }
   });
 
-    it('scans a badge from the camera through the event integration, prefills the answers by data name, and stores the lead once', async () => {
+  it('scans a badge from the camera through the event integration, prefills the answers by data name, and stores the lead once', async () => {
     const { page, context, errors } = await newPage(browser, server.baseUrl, PHONE);
     const posts: string[] = [];
     page.on('request', (r) => {
@@ -275,7 +292,10 @@ describe.skipIf(!HAS_CHROMIUM)('capture app (/app)', () => {
       // My leads: the card is pending; transcribe it beside its photos
       const myLeads = page.getByRole('navigation').getByRole('link', { name: 'My leads' });
       await myLeads.click();
-      await page.getByTestId('my-leads').getByRole('link', { name: /Business card/ }).click();
+      await page
+        .getByTestId('my-leads')
+        .getByRole('link', { name: /Business card/ })
+        .click();
       leadId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
       expect(leadId).toMatch(UUID);
       await page.getByRole('img', { name: 'Card photo: Front' }).waitFor();
@@ -295,7 +315,10 @@ describe.skipIf(!HAS_CHROMIUM)('capture app (/app)', () => {
       await page.getByLabel('Message').fill('Met at the booth, wants a demo');
       await shot(page, 'capture-handoff');
       await page.getByRole('button', { name: 'Send' }).click();
-      await page.getByRole('status').getByText(/Sent to Rita Booth/).waitFor();
+      await page
+        .getByRole('status')
+        .getByText(/Sent to Rita Booth/)
+        .waitFor();
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -313,7 +336,16 @@ describe.skipIf(!HAS_CHROMIUM)('capture app (/app)', () => {
 
     await server.withDb(async (db) => {
       const lead = await db('leads').where({ ld_id: leadId }).first();
-      expect(lead).toMatchObject({ ld_accountid: accountId, ld_eventid: eventId, ld_source: 'card', ld_transcription_status: 'done', ld_email: 'grace@hopper.example', ld_first_name: 'Grace', ld_ownerid: memberId, ld_captured_by: memberId });
+      expect(lead).toMatchObject({
+        ld_accountid: accountId,
+        ld_eventid: eventId,
+        ld_source: 'card',
+        ld_transcription_status: 'done',
+        ld_email: 'grace@hopper.example',
+        ld_first_name: 'Grace',
+        ld_ownerid: memberId,
+        ld_captured_by: memberId,
+      });
       expect(lead.ld_answers).toMatchObject({ email: 'grace@hopper.example', first_name: 'Grace', call_back: false });
       // the photos: rows of the account, JPEGs, stored before the lead that names them
       const files: Row[] = await db('lead_files').whereIn('lf_id', [lead.ld_front_fileid, lead.ld_back_fileid]).select('*');
@@ -328,11 +360,22 @@ describe.skipIf(!HAS_CHROMIUM)('capture app (/app)', () => {
         // the camera's 640×480 frame (under the 1600 px limit, so not enlarged)
         expect(jpegSize(bytes)).toEqual({ width: 640, height: 480 });
       }
-      expect(calls.slice(0, 2).map((c) => c.slice(4)).sort()).toEqual([lead.ld_front_fileid, lead.ld_back_fileid].sort());
+      expect(
+        calls
+          .slice(0, 2)
+          .map((c) => c.slice(4))
+          .sort(),
+      ).toEqual([lead.ld_front_fileid, lead.ld_back_fileid].sort());
       // the handoff, pending until Rita answers
       const handoffs: Row[] = await db('handoffs').where({ ho_leadid: leadId }).select('*');
       expect(handoffs).toHaveLength(1);
-      expect(handoffs[0]).toMatchObject({ ho_accountid: accountId, ho_to_userid: colleagueId, ho_created_by: memberId, ho_message: 'Met at the booth, wants a demo', ho_status: 'pending' });
+      expect(handoffs[0]).toMatchObject({
+        ho_accountid: accountId,
+        ho_to_userid: colleagueId,
+        ho_created_by: memberId,
+        ho_message: 'Met at the booth, wants a demo',
+        ho_status: 'pending',
+      });
     });
 
     // pending again (through the API), so the app offers a transcription: offline, it says why it cannot
@@ -462,7 +505,7 @@ describe.skipIf(!HAS_CHROMIUM)('capture app (/app)', () => {
     }
   });
 
-it('profile: picture through the real route, system details to the clipboard; Dutch and dark', async () => {
+  it('profile: picture through the real route, system details to the clipboard; Dutch and dark', async () => {
     const { page, context, errors } = await newPage(browser, server.baseUrl, PHONE);
     try {
       await signIn(page);

@@ -8,6 +8,8 @@ import { ensureAdminBuilt, startServer, type E2eServer } from './support/server'
 
 if (!HAS_CHROMIUM) console.warn(SKIP_REASON);
 
+// The carousel graph's rows as the API answers them, read field by field in the assertions.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Row = Record<string, any>;
 
 /** An MP4 header (ftyp isom) and filler: what the asset check needs to take it as a video. */
@@ -119,7 +121,10 @@ describe.skipIf(!HAS_CHROMIUM)('carousel editor in the browser', () => {
   }
 
   async function addSlide(page: Page, title: string) {
-    await page.getByRole('region', { name: /^Slides \(/ }).getByRole('button', { name: 'Add' }).click();
+    await page
+      .getByRole('region', { name: /^Slides \(/ })
+      .getByRole('button', { name: 'Add' })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'New slide' });
     await dialog.locator('[name="sl_title"]').fill(title);
     await dialog.getByRole('button', { name: 'Save' }).click();
@@ -131,11 +136,19 @@ describe.skipIf(!HAS_CHROMIUM)('carousel editor in the browser', () => {
     await page.getByRole('menuitem', { name: type, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: `Add: ${type}` });
     await choose(dialog);
-    await saving(page, (m, p) => m === 'POST' && p.endsWith('/layers'), () => dialog.getByRole('button', { name: 'Add' }).click());
+    await saving(
+      page,
+      (m, p) => m === 'POST' && p.endsWith('/layers'),
+      () => dialog.getByRole('button', { name: 'Add' }).click(),
+    );
   }
   const pickAsset = (title: string) => async (dialog: Locator) => {
     await dialog.getByTestId('asset-picker-open').click();
-    await dialog.page().getByRole('dialog', { name: 'Asset' }).getByRole('option', { name: new RegExp(title) }).click();
+    await dialog
+      .page()
+      .getByRole('dialog', { name: 'Asset' })
+      .getByRole('option', { name: new RegExp(title) })
+      .click();
     await dialog.getByText(title, { exact: true }).waitFor();
   };
   const pickOption = (label: string, option: string) => async (dialog: Locator) => {
@@ -158,7 +171,7 @@ describe.skipIf(!HAS_CHROMIUM)('carousel editor in the browser', () => {
       await addVariant(page, 'Landscape', 'landscape', 1920, 1080);
       await addVariant(page, 'Portrait', 'portrait', 1080, 1920);
       for (const title of ['Welcome', 'Products', 'Contact']) await addSlide(page, title);
-      let g = await graph();
+      const g = await graph();
       expect(g.variants.map((v: Row) => [v.v_name, v.v_width, v.v_height])).toEqual([
         ['portrait', 1080, 1920],
         ['landscape', 1920, 1080],
@@ -179,7 +192,14 @@ describe.skipIf(!HAS_CHROMIUM)('carousel editor in the browser', () => {
       expect(image).toMatchObject({ ly_width: 768, ly_height: 432, ly_x: 576, ly_y: 324 });
       expect(stored[1]).toMatchObject({ ly_muted: true, ly_autoplay: true });
       // the picture is drawn from the asset
-      await expect.poll(() => page.locator('.ce-clip img').first().evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(800);
+      await expect
+        .poll(() =>
+          page
+            .locator('.ce-clip img')
+            .first()
+            .evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth),
+        )
+        .toBe(800);
 
       // the hotspot and the QR code sit on top of the image's middle: move them aside with the keyboard (Shift+arrows)
       const hotspot = layerBox(page, 'hotspot');
@@ -282,11 +302,23 @@ describe.skipIf(!HAS_CHROMIUM)('carousel editor in the browser', () => {
       expect([nudged.ly_x, nudged.ly_y]).toEqual([3, snapped.ly_y + 10]);
 
       // undo the nudges and the snapped move (Ctrl+Z), redo one (Ctrl+Shift+Z): each is stored
-      await saving(page, (m, p) => m === 'PUT' && p.endsWith(`/layers/${image.ly_id}`), () => page.keyboard.press('Control+z'));
+      await saving(
+        page,
+        (m, p) => m === 'PUT' && p.endsWith(`/layers/${image.ly_id}`),
+        () => page.keyboard.press('Control+z'),
+      );
       expect((await storedLayers('Welcome', 'landscape'))[0]).toMatchObject({ ly_x: 0, ly_y: snapped.ly_y });
-      await saving(page, (m, p) => m === 'PUT' && p.endsWith(`/layers/${image.ly_id}`), () => page.getByRole('button', { name: 'Undo' }).click());
+      await saving(
+        page,
+        (m, p) => m === 'PUT' && p.endsWith(`/layers/${image.ly_id}`),
+        () => page.getByRole('button', { name: 'Undo' }).click(),
+      );
       expect((await storedLayers('Welcome', 'landscape'))[0]).toMatchObject({ ly_x: resized.ly_x, ly_y: resized.ly_y });
-      await saving(page, (m, p) => m === 'PUT' && p.endsWith(`/layers/${image.ly_id}`), () => page.keyboard.press('Control+Shift+z'));
+      await saving(
+        page,
+        (m, p) => m === 'PUT' && p.endsWith(`/layers/${image.ly_id}`),
+        () => page.keyboard.press('Control+Shift+z'),
+      );
       expect((await storedLayers('Welcome', 'landscape'))[0]).toMatchObject({ ly_x: 0, ly_y: snapped.ly_y });
 
       // the preview's address names the variant (and the slide shown when it was chosen); saves and slide changes are
@@ -319,7 +351,9 @@ describe.skipIf(!HAS_CHROMIUM)('carousel editor in the browser', () => {
       await page.mouse.up();
       expect((await order).status()).toBe(200);
       expect(await slideOrder()).toEqual(['Products', 'Contact', 'Welcome']);
-      await expect.poll(() => page.getByTestId('ce-slide').allInnerTexts()).toEqual([expect.stringContaining('1. Products'), expect.stringContaining('2. Contact'), expect.stringContaining('3. Welcome')]);
+      await expect
+        .poll(() => page.getByTestId('ce-slide').allInnerTexts())
+        .toEqual([expect.stringContaining('1. Products'), expect.stringContaining('2. Contact'), expect.stringContaining('3. Welcome')]);
 
       // after a reload the editor shows what was stored
       await page.reload();
@@ -353,7 +387,10 @@ describe.skipIf(!HAS_CHROMIUM)('carousel editor in the browser', () => {
         expect((await welcomeShows) - productsAt).toBeGreaterThan(14_000);
         const image = shown('Welcome').locator(`[data-layer="${(await storedLayers('Welcome', 'landscape'))[0].ly_id}"]`);
         await image.waitFor({ state: 'visible', timeout: 30_000 });
-        const stage = (await screen.locator(`[data-slide="${idOf('Welcome')}"]`).first().boundingBox())!;
+        const stage = (await screen
+          .locator(`[data-slide="${idOf('Welcome')}"]`)
+          .first()
+          .boundingBox())!;
         const box = (await image.boundingBox())!;
         expect(Math.round(box.x - stage.x)).toBe(0);
         expect(Math.round(box.y - stage.y)).toBe(snapped.ly_y);
@@ -384,7 +421,11 @@ describe.skipIf(!HAS_CHROMIUM)('carousel editor in the browser', () => {
         // the canvas keeps the variant's proportions
         expect(Math.abs(canvas.width / canvas.height - 16 / 9)).toBeLessThan(0.02);
         // a video flag from the inspector is stored
-        const body = await saving(page, (m, p) => m === 'PUT' && p.includes('/layers/'), () => page.getByTestId('ce-inspector').getByRole('switch', { name: 'Loop' }).click());
+        const body = await saving(
+          page,
+          (m, p) => m === 'PUT' && p.includes('/layers/'),
+          () => page.getByTestId('ce-inspector').getByRole('switch', { name: 'Loop' }).click(),
+        );
         expect(body).toEqual({ ly_loop: width === 1200 });
         await shot(page, 'carousel-editor-video');
         expect(errors).toEqual([]);

@@ -99,7 +99,9 @@ describe.skipIf(!HAS_CHROMIUM)("a collection's page in the browser", () => {
     await root.create(`${base}/form-elements`, { fe_formid: form.id, fe_type: 'text', fe_name: 'email', fe_title: 'E-mail', fe_is_required: true });
     await root.create(`${base}/form-elements`, { fe_formid: form.id, fe_type: 'text', fe_name: 'first_name', fe_title: 'First name' });
     await root.create(`${base}/form-elements`, { fe_formid: form.id, fe_type: 'text', fe_name: 'company', fe_title: 'Company', fe_is_required: true });
-    ids.event = (await root.create(`${base}/events`, { ev_title: 'Autumn Expo', ev_name: 'autumn', ev_access_type: 'open', ev_consent_text: 'Yes, send me news about the Autumn Expo.' })).id;
+    ids.event = (
+      await root.create(`${base}/events`, { ev_title: 'Autumn Expo', ev_name: 'autumn', ev_access_type: 'open', ev_consent_text: 'Yes, send me news about the Autumn Expo.' })
+    ).id;
     const style = await root.create(`${base}/form-styles`, {
       st_title: 'Green',
       st_eventid: ids.event,
@@ -112,7 +114,16 @@ describe.skipIf(!HAS_CHROMIUM)("a collection's page in the browser", () => {
     const carousel = await root.create(`${base}/carousels`, { c_title: 'Lobby', c_name: 'lobby' });
     const variant = await root.create(`${base}/variants`, { v_carouselid: carousel.id, v_title: 'Landscape', v_name: 'landscape', v_width: 1920, v_height: 1080 });
     const slide = await root.create(`${base}/slides`, { sl_carouselid: carousel.id, sl_title: 'Brochures' });
-    ids.layer = (await root.create(`${base}/layers`, { ly_slideid: slide.id, ly_variantid: variant.id, ly_type: 'collectionqr', ly_collectionid: collection.id, ly_download_formid: form.id, ly_form_styleid: style.id })).id;
+    ids.layer = (
+      await root.create(`${base}/layers`, {
+        ly_slideid: slide.id,
+        ly_variantid: variant.id,
+        ly_type: 'collectionqr',
+        ly_collectionid: collection.id,
+        ly_download_formid: form.id,
+        ly_form_styleid: style.id,
+      })
+    ).id;
   }, 180_000);
 
   afterAll(async () => {

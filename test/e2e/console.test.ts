@@ -75,7 +75,26 @@ describe.skipIf(!HAS_CHROMIUM)('account console in the browser', () => {
       expect(await page.getByTestId('figure-pending-invites').innerText()).toBe('0');
       expect(await page.getByTestId('console-account-name').innerText()).toBe('Acme Events');
       // The console's own menu: every resource a superadmin reads in this account.
-      expect(await new Layout(page).menuItems()).toEqual(['Home', 'Members', 'Invites', 'Events', 'Forms', 'Lists', 'Form styles', 'Integrations', 'Mail templates', 'Leads', 'Assets', 'Collections', 'Carousels', 'Carousel groups', 'Codes', 'Local settings', 'Statistics', 'Sign out']);
+      expect(await new Layout(page).menuItems()).toEqual([
+        'Home',
+        'Members',
+        'Invites',
+        'Events',
+        'Forms',
+        'Lists',
+        'Form styles',
+        'Integrations',
+        'Mail templates',
+        'Leads',
+        'Assets',
+        'Collections',
+        'Carousels',
+        'Carousel groups',
+        'Codes',
+        'Local settings',
+        'Statistics',
+        'Sign out',
+      ]);
       await shot(page, 'console-home');
 
       await page.getByRole('menuitem', { name: 'Events' }).click();
@@ -171,7 +190,9 @@ describe.skipIf(!HAS_CHROMIUM)('account console in the browser', () => {
       await shot(page, 'console-member-home');
       await page.getByRole('button', { name: /open menu/i }).click();
       // A member reads members, events, forms, lists and integrations (spec 6); no invites, mail templates or settings.
-      await expect.poll(() => new Layout(page).menuItems()).toEqual(['Home', 'Members', 'Events', 'Forms', 'Lists', 'Integrations', 'Leads', 'Assets', 'Collections', 'Carousels', 'Carousel groups', 'Codes', 'Sign out']);
+      await expect
+        .poll(() => new Layout(page).menuItems())
+        .toEqual(['Home', 'Members', 'Events', 'Forms', 'Lists', 'Integrations', 'Leads', 'Assets', 'Collections', 'Carousels', 'Carousel groups', 'Codes', 'Sign out']);
       await page.getByRole('menuitem', { name: 'Events' }).click();
       await page.waitForURL((u) => u.pathname === `/console/${acme.id}/events`);
       const list = new ListScreen(page);

@@ -84,8 +84,24 @@ describe.skipIf(!HAS_CHROMIUM)('console flow in the browser', () => {
     // A second form for the event's Forms tab, a form style, an integration and a mail template: so every screen has a record.
     ids.qualification = (await root.create(`/accounts/${accountId}/forms`, { f_title: 'Lead qualification', f_name: 'qualification' })).id;
     ids.style = (await root.create(`/accounts/${accountId}/form-styles`, { st_title: 'Northwind blue', st_form_title: 'Welcome to Northwind Expo' })).id;
-    ids.integration = (await root.create(`/accounts/${accountId}/integrations`, { in_title: 'Badge provider', in_name: 'badges', in_type: 'badge_scan', in_api_url: 'https://badges.invalid/scan', in_key: 'key-1', in_secret: 'secret-1' })).id;
-    ids.template = (await root.create(`/accounts/${accountId}/mail-templates`, { mt_name: 'invite', mt_subject: 'Join {{account_name}}', mt_html: '<p>Hello {{first_name}}, follow <a href="{{link}}">this link</a>.</p>', mt_text: 'Hello {{first_name}}, follow {{link}}' })).id;
+    ids.integration = (
+      await root.create(`/accounts/${accountId}/integrations`, {
+        in_title: 'Badge provider',
+        in_name: 'badges',
+        in_type: 'badge_scan',
+        in_api_url: 'https://badges.invalid/scan',
+        in_key: 'key-1',
+        in_secret: 'secret-1',
+      })
+    ).id;
+    ids.template = (
+      await root.create(`/accounts/${accountId}/mail-templates`, {
+        mt_name: 'invite',
+        mt_subject: 'Join {{account_name}}',
+        mt_html: '<p>Hello {{first_name}}, follow <a href="{{link}}">this link</a>.</p>',
+        mt_text: 'Hello {{first_name}}, follow {{link}}',
+      })
+    ).id;
   }, 240_000);
 
   afterAll(async () => {
@@ -117,7 +133,11 @@ describe.skipIf(!HAS_CHROMIUM)('console flow in the browser', () => {
       expect(await page.getByTestId('list-import-success').innerText()).toContain('6 items were added to the list.');
       await shot(page, 'flow-list-imported');
       await page.getByRole('button', { name: 'Close' }).click();
-      await page.getByRole('treeitem', { name: /Netherlands/ }).or(page.getByText('Netherlands')).first().waitFor();
+      await page
+        .getByRole('treeitem', { name: /Netherlands/ })
+        .or(page.getByText('Netherlands'))
+        .first()
+        .waitFor();
       const tree = await api<{ li_title: string; children: { li_title: string }[] }[]>(`/lists/${ids.list}/tree`);
       expect(tree.map((n) => [n.li_title, n.children.map((c) => c.li_title)])).toEqual([
         ['Europe', ['Netherlands', 'Belgium']],
@@ -219,7 +239,12 @@ describe.skipIf(!HAS_CHROMIUM)('console flow in the browser', () => {
       await addForm('Visitor registration');
       await addForm('Lead qualification');
       type EventForm = { ef_formid: string; id: string };
-      const eventForms = async () => (await api<EventForm[]>(`/event-forms?filter=${encodeURIComponent(JSON.stringify({ ef_eventid: ids.event }))}&sort=${encodeURIComponent('["ef_order","ASC"]')}&range=[0,99]`)).map((f) => f.ef_formid);
+      const eventForms = async () =>
+        (
+          await api<EventForm[]>(
+            `/event-forms?filter=${encodeURIComponent(JSON.stringify({ ef_eventid: ids.event }))}&sort=${encodeURIComponent('["ef_order","ASC"]')}&range=[0,99]`,
+          )
+        ).map((f) => f.ef_formid);
       expect(await eventForms()).toEqual([ids.form, ids.qualification]);
       const formTitles = () => page.getByTestId('event-form-title').allInnerTexts();
       // a form already on the event is not offered again: with both on it, there is nothing left to add
@@ -269,7 +294,9 @@ describe.skipIf(!HAS_CHROMIUM)('console flow in the browser', () => {
       await row.locator('[name=ei_external_event_id]').fill('NW-SPRING-26');
       await row.getByRole('button', { name: 'Save' }).click();
       await page.getByText('The event id at Badge provider is saved.').waitFor();
-      const linked = await api<{ ei_integrationid: string; ei_external_event_id: string }[]>(`/event-integrations?filter=${encodeURIComponent(JSON.stringify({ ei_eventid: ids.event }))}`);
+      const linked = await api<{ ei_integrationid: string; ei_external_event_id: string }[]>(
+        `/event-integrations?filter=${encodeURIComponent(JSON.stringify({ ei_eventid: ids.event }))}`,
+      );
       expect(linked.map((l) => [l.ei_integrationid, l.ei_external_event_id])).toEqual([[ids.integration, 'NW-SPRING-26']]);
       await shot(page, 'flow-event-integrations');
       expect(errors).toEqual([]);
@@ -284,7 +311,14 @@ describe.skipIf(!HAS_CHROMIUM)('console flow in the browser', () => {
       const page = admin.page;
       await signInAsRoot(page);
       // A root user adds an existing user who is not a member yet, with a role.
-      await root.create('/users', { u_email: 'piet@example.com', u_first_name: 'Piet', u_last_name: 'Jansen', u_password: PASSWORD, u_password_confirm: PASSWORD, u_is_verified: true });
+      await root.create('/users', {
+        u_email: 'piet@example.com',
+        u_first_name: 'Piet',
+        u_last_name: 'Jansen',
+        u_password: PASSWORD,
+        u_password_confirm: PASSWORD,
+        u_is_verified: true,
+      });
       await page.goto(`/console/${accountId}/members`);
       await page.getByTestId('list-empty').waitFor();
       await page.getByTestId('create-button').first().click();
@@ -484,7 +518,10 @@ describe.skipIf(!HAS_CHROMIUM)('console flow in the browser', () => {
         await page.goto(`/console/${accountId}`);
         await page.getByTestId('locale-menu').click();
         await page.getByRole('menuitem', { name: 'Nederlands' }).click();
-        await page.getByRole('button', { name: /thema|theme/i }).first().click();
+        await page
+          .getByRole('button', { name: /thema|theme/i })
+          .first()
+          .click();
         await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe('rgb(244, 245, 250)');
         const wide: string[] = [];
         for (const [name, path, text] of screens) {
@@ -502,4 +539,3 @@ describe.skipIf(!HAS_CHROMIUM)('console flow in the browser', () => {
     }
   }, 300_000);
 });
-

@@ -81,7 +81,10 @@ describe.skipIf(!HAS_CHROMIUM)('form designer in the browser', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.request.get('/api/1/auth/me');
     const csrf = (await context.cookies()).find((c) => c.name === 'ls.csrf-token')!.value;
-    const login = await page.request.post('/api/1/auth/web', { data: { u_email: server.adminEmail, u_password: server.adminPassword }, headers: { 'X-CSRF-Token': decodeURIComponent(csrf) } });
+    const login = await page.request.post('/api/1/auth/web', {
+      data: { u_email: server.adminEmail, u_password: server.adminPassword },
+      headers: { 'X-CSRF-Token': decodeURIComponent(csrf) },
+    });
     expect(login.status()).toBe(200);
     await page.goto(`/?account=${account}&form=${form}`);
     await page.locator('.fd-row').nth(4).waitFor();
@@ -139,7 +142,9 @@ describe.skipIf(!HAS_CHROMIUM)('form designer in the browser', () => {
       await editor.getByRole('textbox', { name: 'Data name' }).fill('organisation');
       await editor.getByRole('button', { name: 'Save' }).click();
       await editor.getByText('Saved', { exact: true }).waitFor();
-      const stored = (await root.call<{ elements: (Element & { fe_options: unknown })[] }>('GET', `/accounts/${account}/forms/${form}/graph`)).body.elements.find((e) => e.fe_name === 'organisation');
+      const stored = (await root.call<{ elements: (Element & { fe_options: unknown })[] }>('GET', `/accounts/${account}/forms/${form}/graph`)).body.elements.find(
+        (e) => e.fe_name === 'organisation',
+      );
       expect(stored).toMatchObject({ fe_title: 'Organisation', fe_options: { max_length: 80 } });
 
       // a new radio tree on the list no element used: its tree comes from the API once, and the preview draws it

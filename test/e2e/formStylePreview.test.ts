@@ -12,7 +12,6 @@ const LOGO_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0
 
 if (!HAS_CHROMIUM) console.warn(SKIP_REASON);
 
-
 /**
  * The console's preview of a form style (/preview/form-styles/{a}/{s}): the public form page in the style, its custom
  * CSS applied from …/style.css as a stylesheet (a colour really changes), nothing loaded from another host, no
@@ -115,7 +114,10 @@ describe.skipIf(!HAS_CHROMIUM)('form style preview in the browser', () => {
 
   const previewPath = (styleId: string, query = '') => `/preview/form-styles/${account.id}/${styleId}${query}`;
   const colourOf = (page: Page, selector: string, property: string) =>
-    page.locator(selector).first().evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), property);
+    page
+      .locator(selector)
+      .first()
+      .evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), property);
   const noSideScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
   it('applies the custom CSS from the stylesheet: the colour changes, nothing leaves the origin, no sideways scroll at 375 px', async () => {

@@ -79,7 +79,15 @@ describe.skipIf(!HAS_CHROMIUM)('handoff page and statistics page in the browser'
         ['Pim', 'Jansen'],
       ]) {
         const [lead] = await db('leads')
-          .insert({ ld_accountid: accountId, ld_eventid: expo.ev_id, ld_first_name: first, ld_last_name: last, ld_email: `${first.toLowerCase()}@example.com`, ld_ownerid: olgaId, ld_captured_at: new Date('2025-01-15T10:00:00Z') })
+          .insert({
+            ld_accountid: accountId,
+            ld_eventid: expo.ev_id,
+            ld_first_name: first,
+            ld_last_name: last,
+            ld_email: `${first.toLowerCase()}@example.com`,
+            ld_ownerid: olgaId,
+            ld_captured_at: new Date('2025-01-15T10:00:00Z'),
+          })
           .returning('ld_id');
         handedLeads.push(lead.ld_id);
       }
@@ -111,7 +119,11 @@ describe.skipIf(!HAS_CHROMIUM)('handoff page and statistics page in the browser'
 
   it('a lead handed off through the API: the mailed link on a phone shows the lead, Accept makes Rob the owner', async () => {
     const api = await asOlga();
-    const created = await api.create<Row>(`/accounts/${accountId}/handoffs`, { ho_leadid: handedLeads[0], ho_to_userid: robId, ho_message: 'She wants a quote for 40 screens.\nCall her before Friday.' });
+    const created = await api.create<Row>(`/accounts/${accountId}/handoffs`, {
+      ho_leadid: handedLeads[0],
+      ho_to_userid: robId,
+      ho_message: 'She wants a quote for 40 screens.\nCall her before Friday.',
+    });
     expect(created).toMatchObject({ ho_status: 'pending', ho_created_by: olgaId });
     const mail = lastMailTo(rob);
     expect(mail.subject).toBe('Olga Owner hands a lead over to you: Sanne de Boer');
@@ -159,11 +171,18 @@ describe.skipIf(!HAS_CHROMIUM)('handoff page and statistics page in the browser'
       await desktop.page.getByTestId('handoff-result').waitFor();
       expect(await desktop.page.getByRole('button', { name: 'Accept' }).count()).toBe(0);
       await shot(desktop.page, 'handoff-page-accepted');
-      const again = await desktop.page.evaluate(async (token) => {
-        const csrf = decodeURIComponent(document.cookie.match(/ls\.csrf-token=([^;]+)/)?.[1] ?? '');
-        const res = await fetch('/api/1/handoff/accept', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf }, body: JSON.stringify({ token, decision: 'not_available' }) });
-        return { status: res.status, body: await res.json() };
-      }, decodeURIComponent(new URL(link).pathname.split('/').pop()!));
+      const again = await desktop.page.evaluate(
+        async (token) => {
+          const csrf = decodeURIComponent(document.cookie.match(/ls\.csrf-token=([^;]+)/)?.[1] ?? '');
+          const res = await fetch('/api/1/handoff/accept', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf },
+            body: JSON.stringify({ token, decision: 'not_available' }),
+          });
+          return { status: res.status, body: await res.json() };
+        },
+        decodeURIComponent(new URL(link).pathname.split('/').pop()!),
+      );
       expect(again).toMatchObject({ status: 400, body: { code: 'handoff_invalid' } });
     } finally {
       await desktop.context.close();
@@ -257,7 +276,10 @@ describe.skipIf(!HAS_CHROMIUM)('handoff page and statistics page in the browser'
       await page.setViewportSize(DESKTOP);
       await page.getByTestId('locale-menu').click();
       await page.getByRole('menuitem', { name: 'Nederlands' }).click();
-      await page.getByRole('button', { name: /thema|theme/i }).first().click();
+      await page
+        .getByRole('button', { name: /thema|theme/i })
+        .first()
+        .click();
       await page.goto(`/console/${accountId}/statistics?from=2026-03-01&to=2026-03-31`);
       await page.getByText('Groeperen per').first().waitFor();
       await expect.poll(() => page.getByTestId('stats-chart').first().getAttribute('data-chart')).toBe('line');

@@ -110,7 +110,16 @@ describe.skipIf(!HAS_CHROMIUM)('media library in the browser', () => {
     await shot(page, 'media-upload-queue');
 
     await page.getByTestId('start-upload').click();
-    await expect.poll(() => page.getByTestId('upload-summary').innerText().catch(() => ''), { timeout: 30_000 }).toBe('2 files uploaded · 1 file failed');
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId('upload-summary')
+            .innerText()
+            .catch(() => ''),
+        { timeout: 30_000 },
+      )
+      .toBe('2 files uploaded · 1 file failed');
     expect(await media.uploadRow('setup.exe').getAttribute('data-status')).toBe('failed');
     expect(await media.uploadRow('setup.exe').getByTestId('upload-state').innerText()).toContain(NOT_ALLOWED);
     expect(await media.uploadRow('main-stage.png').getAttribute('data-status')).toBe('done');

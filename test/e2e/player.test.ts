@@ -148,10 +148,21 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
   }
 
   async function variant(carouselId: string, extra: Row = {}): Promise<string> {
-    const v = await api<Row>('POST', '/variants', { v_carouselid: carouselId, v_title: 'HD', v_name: 'hd', v_width: CANVAS.width, v_height: CANVAS.height, v_bgcolor: BG, v_default_duration_ms: 1500, v_screensaver_timeout_s: SCREENSAVER_S, ...extra });
+    const v = await api<Row>('POST', '/variants', {
+      v_carouselid: carouselId,
+      v_title: 'HD',
+      v_name: 'hd',
+      v_width: CANVAS.width,
+      v_height: CANVAS.height,
+      v_bgcolor: BG,
+      v_default_duration_ms: 1500,
+      v_screensaver_timeout_s: SCREENSAVER_S,
+      ...extra,
+    });
     return String(v.id);
   }
-  const slide = async (carouselId: string, title: string, extra: Row = {}) => String((await api<Row>('POST', '/slides', { sl_carouselid: carouselId, sl_title: title, ...extra })).id);
+  const slide = async (carouselId: string, title: string, extra: Row = {}) =>
+    String((await api<Row>('POST', '/slides', { sl_carouselid: carouselId, sl_title: title, ...extra })).id);
   const layer = async (slideId: string, variantId: string, body: Row) => String((await api<Row>('POST', '/layers', { ly_slideid: slideId, ly_variantid: variantId, ...body })).id);
   const full = { ly_x: 0, ly_y: 0, ly_width: CANVAS.width, ly_height: CANVAS.height };
 
@@ -205,7 +216,13 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
     a = `/accounts/${(await root.create('/accounts', { a_name: 'Player Expo', a_is_enabled: true })).id}`;
 
     // assets, through the upload API
-    for (const [name, colour] of [['red', COLOURS.red], ['green', COLOURS.green], ['blue', COLOURS.blue], ['orange', COLOURS.orange]] as const) ids[name] = String((await upload(picture(CANVAS.width, CANVAS.height, colour), `${name}.png`)).id);
+    for (const [name, colour] of [
+      ['red', COLOURS.red],
+      ['green', COLOURS.green],
+      ['blue', COLOURS.blue],
+      ['orange', COLOURS.orange],
+    ] as const)
+      ids[name] = String((await upload(picture(CANVAS.width, CANVAS.height, colour), `${name}.png`)).id);
     for (const b of ['next', 'prev', 'home']) ids[`btn_${b}`] = String((await upload(picture(64, 64, COLOURS.white), `${b}.png`)).id);
     ids.video = String((await upload(await recordWebm(), 'clip.webm')).id);
     const collection = await api<Row>('POST', '/collections', { co_title: 'Brochures', co_name: 'brochures' });
@@ -217,7 +234,18 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
     ids.main = String((await api<Row>('POST', '/carousels', { c_title: 'Main', c_name: 'main' })).id);
     ids.info = String((await api<Row>('POST', '/carousels', { c_title: 'Info', c_name: 'info' })).id);
     ids.idle = String((await api<Row>('POST', '/carousels', { c_title: 'Idle', c_name: 'idle' })).id);
-    const nav = { v_navigation_enabled: true, v_prev_assetid: ids.btn_prev, v_prev_x: 24, v_prev_y: 632, v_home_assetid: ids.btn_home, v_home_x: 108, v_home_y: 632, v_next_assetid: ids.btn_next, v_next_x: 1192, v_next_y: 632 };
+    const nav = {
+      v_navigation_enabled: true,
+      v_prev_assetid: ids.btn_prev,
+      v_prev_x: 24,
+      v_prev_y: 632,
+      v_home_assetid: ids.btn_home,
+      v_home_x: 108,
+      v_home_y: 632,
+      v_next_assetid: ids.btn_next,
+      v_next_x: 1192,
+      v_next_y: 632,
+    };
     ids.vMain = await variant(ids.main, nav);
     // a portrait layout too: the landscape window must pick "hd"
     await api('POST', '/variants', { v_carouselid: ids.main, v_title: 'Portrait', v_name: 'portrait', v_width: 1080, v_height: 1920 });
@@ -229,15 +257,44 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
     ids.i1 = await slide(ids.info, 'Info', { sl_duration_ms: DURATIONS.i1 });
     ids.s1 = await slide(ids.idle, 'Come closer', { sl_duration_ms: 3000 });
     await layer(ids.m1, ids.vMain, { ly_type: 'image', ly_assetid: ids.red, ...full });
-    ids.hotspot = await layer(ids.m1, ids.vMain, { ly_type: 'hotspot', ly_title: 'More info', ly_hotspot_carouselid: ids.info, ly_x: 880, ly_y: 400, ly_width: 320, ly_height: 200 });
-    await layer(ids.m2, ids.vMain, { ly_type: 'video', ly_assetid: ids.video, ly_x: 320, ly_y: 180, ly_width: 640, ly_height: 360, ly_muted: true, ly_autoplay: true, ly_loop: true });
+    ids.hotspot = await layer(ids.m1, ids.vMain, {
+      ly_type: 'hotspot',
+      ly_title: 'More info',
+      ly_hotspot_carouselid: ids.info,
+      ly_x: 880,
+      ly_y: 400,
+      ly_width: 320,
+      ly_height: 200,
+    });
+    await layer(ids.m2, ids.vMain, {
+      ly_type: 'video',
+      ly_assetid: ids.video,
+      ly_x: 320,
+      ly_y: 180,
+      ly_width: 640,
+      ly_height: 360,
+      ly_muted: true,
+      ly_autoplay: true,
+      ly_loop: true,
+    });
     await layer(ids.m3, ids.vMain, { ly_type: 'image', ly_assetid: ids.green, ...full });
     // the QR layer names a download form in a style of an event: its link leads through the form to a lead
     const form = await api<Row>('POST', '/forms', { f_title: 'Brochure form', f_name: 'brochure' });
     await api('POST', '/form-elements', { fe_formid: form.id, fe_type: 'text', fe_name: 'email', fe_title: 'E-mail', fe_is_required: true });
     ids.event = String((await api<Row>('POST', '/events', { ev_title: 'Hall 1 Expo', ev_name: 'hall1', ev_access_type: 'open' })).id);
     const style = await api<Row>('POST', '/form-styles', { st_title: 'Hall 1', st_eventid: ids.event, st_form_title: 'Brochures to take home' });
-    ids.qr = await layer(ids.m3, ids.vMain, { ly_type: 'collectionqr', ly_collectionid: ids.collection, ly_download_formid: form.id, ly_form_styleid: style.id, ly_qr_fg: '#1d1d1d', ly_qr_bg: '#ffffff', ly_x: 820, ly_y: 160, ly_width: 400, ly_height: 400 });
+    ids.qr = await layer(ids.m3, ids.vMain, {
+      ly_type: 'collectionqr',
+      ly_collectionid: ids.collection,
+      ly_download_formid: form.id,
+      ly_form_styleid: style.id,
+      ly_qr_fg: '#1d1d1d',
+      ly_qr_bg: '#ffffff',
+      ly_x: 820,
+      ly_y: 160,
+      ly_width: 400,
+      ly_height: 400,
+    });
     await layer(ids.i1, ids.vInfo, { ly_type: 'image', ly_assetid: ids.blue, ...full });
     // a page of the player's own origin in an iframe: sandboxed without allow-same-origin
     await layer(ids.i1, ids.vInfo, { ly_type: 'iframe', ly_iframe_url: `${origin}/healthz`, ly_x: 40, ly_y: 40, ly_width: 360, ly_height: 120 });
@@ -250,14 +307,20 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
     // a second group for the frame measurement: three full-screen pictures, 600 ms each
     const perf = String((await api<Row>('POST', '/carousels', { c_title: 'Perf', c_name: 'perf' })).id);
     const vPerf = await variant(perf, { v_screensaver_timeout_s: null });
-    for (const [i, colour] of [ids.red, ids.green, ids.blue].entries()) await layer(await slide(perf, `P${i}`, { sl_duration_ms: 600 }), vPerf, { ly_type: 'image', ly_assetid: colour, ...full });
+    for (const [i, colour] of [ids.red, ids.green, ids.blue].entries())
+      await layer(await slide(perf, `P${i}`, { sl_duration_ms: 600 }), vPerf, { ly_type: 'image', ly_assetid: colour, ...full });
     const perfGroup = await api<Row>('POST', '/carousel-groups', { cg_title: 'Perf' });
     await api('PUT', `/carousel-groups/${perfGroup.id}/items`, { ids: [perf] });
     perfCode = String((await api<Row>('POST', '/codes', { cc_groupid: perfGroup.id })).cc_code);
   }, 240_000);
 
   afterAll(async () => {
-    if (Object.keys(figures).length) console.log(`player figures:\n${Object.entries(figures).map(([k, v]) => `  ${k}: ${v}`).join('\n')}`);
+    if (Object.keys(figures).length)
+      console.log(
+        `player figures:\n${Object.entries(figures)
+          .map(([k, v]) => `  ${k}: ${v}`)
+          .join('\n')}`,
+      );
     await live?.context.close();
     await browser?.close();
     await proxy?.close();
@@ -283,7 +346,9 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
     // m2: the video plays (muted autoplay), from the upload
     const m2 = await waitShown(page, ids.m2, 0, 10_000);
     await page.waitForTimeout(800);
-    const video = await page.locator('.slide.current video').evaluate((v: HTMLVideoElement) => ({ paused: v.paused, t: v.currentTime, ready: v.readyState, error: v.error?.code ?? null, w: v.videoWidth }));
+    const video = await page
+      .locator('.slide.current video')
+      .evaluate((v: HTMLVideoElement) => ({ paused: v.paused, t: v.currentTime, ready: v.readyState, error: v.error?.code ?? null, w: v.videoWidth }));
     expect(video, JSON.stringify(video)).toMatchObject({ paused: false, error: null, w: 320 });
     expect(video.t).toBeGreaterThan(0.2);
     await screenshot(page, 'player-video');
@@ -316,7 +381,10 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
     await page.getByRole('heading', { level: 1, name: 'Brochures to take home' }).waitFor();
     await page.getByRole('textbox', { name: /E-mail/ }).fill('quinn.qr@example.com');
     await page.getByRole('button', { name: 'Send and download' }).click();
-    await page.getByRole('link', { name: /^Download / }).first().waitFor();
+    await page
+      .getByRole('link', { name: /^Download / })
+      .first()
+      .waitFor();
     await phone.close();
     const lead = await server.withDb((db) => db('leads').where({ ld_source: 'download', ld_email: 'quinn.qr@example.com' }).first());
     expect(lead).toMatchObject({ ld_eventid: ids.event, ld_email: 'quinn.qr@example.com' });
@@ -341,7 +409,15 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
     expect(info).toMatchObject({ carouselId: ids.info, mode: 'group' });
     const frame = page.locator('.slide.current iframe');
     expect(await frame.getAttribute('sandbox')).toBe('allow-scripts allow-forms');
-    await expect.poll(async () => (await page.frames().find((f) => f.url().endsWith('/healthz'))?.content()) ?? '').toContain('"status":"ok"');
+    await expect
+      .poll(
+        async () =>
+          (await page
+            .frames()
+            .find((f) => f.url().endsWith('/healthz'))
+            ?.content()) ?? '',
+      )
+      .toContain('"status":"ok"');
     await page.waitForTimeout(500);
     await screenshot(page, 'player-hotspot-info');
 
@@ -390,7 +466,18 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
 
   it('network cut: a reload still plays from the service worker (pictures, video, QR); the events wait and arrive once back online', async () => {
     const { page, context } = live;
-    await expect.poll(() => page.evaluate(() => document.getElementById('stage')!.dataset.cached?.split('/').every((n, _, all) => n === all[1])), { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          page.evaluate(() =>
+            document
+              .getElementById('stage')!
+              .dataset.cached?.split('/')
+              .every((n, _, all) => n === all[1]),
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(true);
     await page.waitForFunction(() => navigator.serviceWorker?.controller !== null, undefined, { timeout: 30_000 });
     const kept = await page.evaluate(async () => {
       const media = await caches.open('ls-player-media');
@@ -499,7 +586,9 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
         requestAnimationFrame(tick);
       });
       const start = (await shownOf(page)).length;
-      await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'benchmark', 'cc', 'viz'] });
+      await browser.startTracing(page, {
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'benchmark', 'cc', 'viz'],
+      });
       await expect.poll(async () => (await shownOf(page)).length - start, { timeout: 90_000, interval: 250 }).toBeGreaterThanOrEqual(50);
       const trace = await browser.stopTracing();
       fs.mkdirSync(SCREENSHOTS, { recursive: true });
@@ -529,8 +618,10 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
       const transitions = (await shownOf(page)).length - start;
       figures['transitions traced'] = `${transitions} (600 ms slides, 500 ms fades)`;
       const all = presented + partial + dropped;
-      figures['trace frames (PipelineReporter)'] = `${all} frames with an update: ${presented} presented whole, ${partial} partial, ${dropped} dropped (${((100 * (dropped + partial)) / Math.max(1, all)).toFixed(1)} % not whole); ${droppedEvents} DroppedFrame events`;
-      figures['requestAnimationFrame'] = `${frames.length} frames, median interval ${interval?.toFixed(1)} ms, ${missed} intervals missed (${((100 * missed) / (frames.length + missed)).toFixed(1)} %), longest gap ${Math.max(...deltas).toFixed(0)} ms`;
+      figures['trace frames (PipelineReporter)'] =
+        `${all} frames with an update: ${presented} presented whole, ${partial} partial, ${dropped} dropped (${((100 * (dropped + partial)) / Math.max(1, all)).toFixed(1)} % not whole); ${droppedEvents} DroppedFrame events`;
+      figures['requestAnimationFrame'] =
+        `${frames.length} frames, median interval ${interval?.toFixed(1)} ms, ${missed} intervals missed (${((100 * missed) / (frames.length + missed)).toFixed(1)} %), longest gap ${Math.max(...deltas).toFixed(0)} ms`;
       expect(presented).toBeGreaterThan(transitions * 10); // the fades really ran frame by frame
       expect(frames.length).toBeGreaterThan(100);
       expect(perfPage.errors).toEqual([]);
@@ -562,7 +653,10 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
       // the console's session, in this browser profile
       await context.request.get('/api/1/auth/me');
       const csrf = (await context.cookies()).find((c) => c.name === 'ls.csrf-token')!.value;
-      const login = await context.request.post('/api/1/auth/web', { data: { u_email: server.adminEmail, u_password: server.adminPassword }, headers: { 'X-CSRF-Token': decodeURIComponent(csrf) } });
+      const login = await context.request.post('/api/1/auth/web', {
+        data: { u_email: server.adminEmail, u_password: server.adminPassword },
+        headers: { 'X-CSRF-Token': decodeURIComponent(csrf) },
+      });
       expect(login.status()).toBe(200);
       const page = await context.newPage();
       const errors: string[] = [];
@@ -571,7 +665,9 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
       page.on('request', (r) => r.method() === 'POST' && posts.push(r.url()));
       const shown: string[] = [];
       await page.exposeFunction('__shown', (id: string) => shown.push(id));
-      await page.addInitScript(() => window.addEventListener('ls-player-slide', (e) => (window as unknown as { __shown: (id: string) => void }).__shown((e as CustomEvent).detail.slideId)));
+      await page.addInitScript(() =>
+        window.addEventListener('ls-player-slide', (e) => (window as unknown as { __shown: (id: string) => void }).__shown((e as CustomEvent).detail.slideId)),
+      );
       await page.goto(`/play/_preview/${a.split('/')[2]}/${ids.main}?slide=${ids.m3}&variant=hd`);
       await expect.poll(() => shown).toEqual([ids.m3]);
       await page.waitForTimeout(DURATIONS.m3 + 1000);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import knexFactory, { type Knex } from 'knex';
 import type { Browser, Page } from 'playwright-core';
 import { ensureAdminBuilt, startServer, type E2eServer } from './support/server';
-import { DESKTOP, HAS_CHROMIUM, launch, newPage, PHONE, shot, SKIP_REASON } from './support/browser';
+import { HAS_CHROMIUM, launch, newPage, PHONE, shot, SKIP_REASON } from './support/browser';
 import { ApiClient } from './support/api';
 import { parseEml, type ParsedMail } from '../helpers/mail';
 import { createKnex } from '../../api/db/knex';
@@ -56,7 +56,8 @@ describe.skipIf(!HAS_CHROMIUM)('registration page in the browser', () => {
     const list = async (l_title: string, l_name: string, items: [string, string?][]) => {
       const l = await root.create(`${base}/lists`, { l_title, l_name });
       const byTitle: Record<string, string> = {};
-      for (const [title, parent] of items) byTitle[title] = (await root.create(`${base}/list-items`, { li_listid: l.id, li_title: title, li_parentid: parent ? byTitle[parent] : null })).id;
+      for (const [title, parent] of items)
+        byTitle[title] = (await root.create(`${base}/list-items`, { li_listid: l.id, li_title: title, li_parentid: parent ? byTitle[parent] : null })).id;
       return l.id;
     };
     const colours = await list('Colours', 'colours', [['Red'], ['Green'], ['Blue']]);
@@ -172,7 +173,20 @@ describe.skipIf(!HAS_CHROMIUM)('registration page in the browser', () => {
       expect(await page.locator('.ls-public-submit').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(10, 125, 59)');
       // every element type is drawn, required ones marked
       expect(await page.locator('.ls-public-form .ls-form > [data-name]').evaluateAll((n) => n.map((e) => e.getAttribute('data-name')))).toEqual([
-        'email', 'first_name', 'last_name', 'notes', 'days', 'colour', 'colours', 'terms', 'interests', 'main_interest', 'country', 'newsletter', 'budget', 'city',
+        'email',
+        'first_name',
+        'last_name',
+        'notes',
+        'days',
+        'colour',
+        'colours',
+        'terms',
+        'interests',
+        'main_interest',
+        'country',
+        'newsletter',
+        'budget',
+        'city',
       ]);
       expect(await page.getByRole('textbox', { name: /^E-mail/ }).getAttribute('aria-required')).toBe('true');
       await page.getByText('Fields marked * are required.').waitFor();

@@ -29,7 +29,11 @@ describe.skipIf(!HAS_CHROMIUM)('form renderer in the browser', () => {
     await server?.close();
   });
 
-  async function open(viewport: { width: number; height: number }, colorScheme: 'light' | 'dark', query = ''): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
+  async function open(
+    viewport: { width: number; height: number },
+    colorScheme: 'light' | 'dark',
+    query = '',
+  ): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
     const context = await browser.newContext({ viewport, colorScheme, locale: 'en-GB' });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
@@ -79,7 +83,17 @@ describe.skipIf(!HAS_CHROMIUM)('form renderer in the browser', () => {
             return fields.filter((f) => f.getBoundingClientRect().right > form.right + 0.5).map((f) => f.getAttribute('data-name'));
           });
           expect(overflow).toEqual([]);
-          const selectors = ['.ls-form-label', '.ls-form-input', '.ls-form-chip', '.ls-form-error', '.ls-form-hint', '.ls-form-tree-title', '.ls-form-day--open', '.ls-form-day--chosen', '.ls-form-calendar th'];
+          const selectors = [
+            '.ls-form-label',
+            '.ls-form-input',
+            '.ls-form-chip',
+            '.ls-form-error',
+            '.ls-form-hint',
+            '.ls-form-tree-title',
+            '.ls-form-day--open',
+            '.ls-form-day--chosen',
+            '.ls-form-calendar th',
+          ];
           for (const selector of selectors) {
             const found = await contrasts(page, selector);
             expect(found.length, selector).toBeGreaterThan(0);

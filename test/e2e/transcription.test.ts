@@ -99,7 +99,13 @@ describe.skipIf(!HAS_CHROMIUM)('transcription of a card in the console', () => {
     leadId = String(lead.id);
     // Another lead of the event, typed in at the booth, so the list has more than one row.
     otherLeadId = String(
-      (await booth.create<Row>(`${a}/leads`, { ld_eventid: eventId, ld_source: 'manual', ld_answers: { email: 'linus@example.org', first_name: 'Linus', company: '=HYPERLINK("x")' } })).id,
+      (
+        await booth.create<Row>(`${a}/leads`, {
+          ld_eventid: eventId,
+          ld_source: 'manual',
+          ld_answers: { email: 'linus@example.org', first_name: 'Linus', company: '=HYPERLINK("x")' },
+        })
+      ).id,
     );
   }, 240_000);
 
@@ -131,7 +137,12 @@ describe.skipIf(!HAS_CHROMIUM)('transcription of a card in the console', () => {
       await email.waitFor();
       // the event's forms in order, each under its title
       expect(await item.getByTestId('queue-form').getByRole('heading').allInnerTexts()).toEqual(['Contact', 'Follow-up']);
-      const inForm = (i: number) => item.getByTestId('queue-form').nth(i).locator('[data-name]').evaluateAll((els) => els.map((e) => e.getAttribute('data-name')));
+      const inForm = (i: number) =>
+        item
+          .getByTestId('queue-form')
+          .nth(i)
+          .locator('[data-name]')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-name')));
       expect(await inForm(0)).toEqual(['email', 'first_name', 'last_name', 'company']);
       expect(await inForm(1)).toEqual(['call_back', 'notes']);
       const photoBox = (await photo.boundingBox())!;
@@ -177,7 +188,14 @@ describe.skipIf(!HAS_CHROMIUM)('transcription of a card in the console', () => {
         ld_captured_by: boothId,
         ld_ownerid: boothId,
       });
-      expect(lead.ld_answers).toEqual({ email: 'grace@hopper.example', first_name: 'Grace', last_name: 'Hopper', company: 'Compiler Works', call_back: false, notes: 'Wants a quote for 40 screens' });
+      expect(lead.ld_answers).toEqual({
+        email: 'grace@hopper.example',
+        first_name: 'Grace',
+        last_name: 'Hopper',
+        company: 'Compiler Works',
+        call_back: false,
+        notes: 'Wants a quote for 40 screens',
+      });
     });
   });
 
@@ -249,7 +267,13 @@ describe.skipIf(!HAS_CHROMIUM)('transcription of a card in the console', () => {
     await server.withDb(async (db) => {
       const rows: Row[] = await db('handoffs').where({ ho_leadid: leadId }).select('*');
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ ho_accountid: accountId, ho_to_userid: repId, ho_created_by: adminId, ho_status: 'pending', ho_message: 'She wants a quote for 40 screens.' });
+      expect(rows[0]).toMatchObject({
+        ho_accountid: accountId,
+        ho_to_userid: repId,
+        ho_created_by: adminId,
+        ho_status: 'pending',
+        ho_message: 'She wants a quote for 40 screens.',
+      });
     });
   });
 
@@ -322,7 +346,17 @@ describe.skipIf(!HAS_CHROMIUM)('transcription of a card in the console', () => {
 
       await page.goto(consoleAt(`/leads/${leadId}`));
       await page.getByTestId('lead-answers').locator('.ls-form--readonly').first().waitFor();
-      await expect.poll(() => page.getByTestId('lead-photos').locator('img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 15_000 }).toBe(1000);
+      await expect
+        .poll(
+          () =>
+            page
+              .getByTestId('lead-photos')
+              .locator('img')
+              .first()
+              .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+          { timeout: 15_000 },
+        )
+        .toBe(1000);
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await shot(page, 'lead-page');
 
@@ -331,7 +365,17 @@ describe.skipIf(!HAS_CHROMIUM)('transcription of a card in the console', () => {
       await page.getByText('Card 1 of 1 · Postponed').waitFor();
       // a postponed card keeps its answers
       expect(await page.locator('#queue-first_name').inputValue()).toBe('Grace');
-      await expect.poll(() => page.getByTestId('queue-item').locator('img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 15_000 }).toBe(1000);
+      await expect
+        .poll(
+          () =>
+            page
+              .getByTestId('queue-item')
+              .locator('img')
+              .first()
+              .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+          { timeout: 15_000 },
+        )
+        .toBe(1000);
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await shot(page, 'transcription-queue');
       expect(errors).toEqual([]);

@@ -128,7 +128,10 @@ export async function startApp(kind: DbKind, overrides: Partial<Config> = {}): P
       return c;
     },
     async account(name, extra = {}) {
-      const [row] = await testDb.db('accounts').insert({ a_name: name, ...extra }).returning(['a_id']);
+      const [row] = await testDb
+        .db('accounts')
+        .insert({ a_name: name, ...extra })
+        .returning(['a_id']);
       return row;
     },
     async member(accountId, userId, role = 'member') {
@@ -216,7 +219,10 @@ export class TestClient {
 
   /** A raw supertest request with this client's cookies and CSRF header (for multipart). */
   raw(method: Method, url: string) {
-    return request(this.server)[method](url).set('Cookie', this.cookieHeader()).set('X-CSRF-Token', this.csrf ?? '');
+    return request(this.server)
+      [method](url)
+      .set('Cookie', this.cookieHeader())
+      .set('X-CSRF-Token', this.csrf ?? '');
   }
 
   async login(email: string, password: string) {

@@ -24,7 +24,12 @@ export async function uploadAssetFile(t: TestApp, client: TestClient, accountId:
 /** Creates an asset through the whole upload path (201 expected) and answers it. */
 export async function createAsset(t: TestApp, client: TestClient, accountId: string, fields: Row = {}, bytes: Buffer = PNG, filename = 'picture.png'): Promise<Row> {
   const file = await uploadAssetFile(t, client, accountId, bytes, filename);
-  const res = await client.post(`/api/1/accounts/${accountId}/assets`, { as_title: `Asset ${crypto.randomUUID().slice(0, 6)}`, as_name: `a${crypto.randomUUID().slice(0, 8)}`, ...file, ...fields });
+  const res = await client.post(`/api/1/accounts/${accountId}/assets`, {
+    as_title: `Asset ${crypto.randomUUID().slice(0, 6)}`,
+    as_name: `a${crypto.randomUUID().slice(0, 8)}`,
+    ...file,
+    ...fields,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }

@@ -28,7 +28,10 @@ export async function businessDigest(db: Knex): Promise<string> {
     return { sql: `(select coalesce(string_agg(md5(x::text), ',' order by ${order}), '') from (${rows.sql}) x)`, bindings: rows.bindings };
   });
   const sql = `select md5(concat_ws('|', ${parts.map((p) => p.sql).join(', ')})) as digest`;
-  const result = await db.raw(sql.replace(/\$\d+/g, '?'), parts.flatMap((p) => p.bindings as Knex.RawBinding[]));
+  const result = await db.raw(
+    sql.replace(/\$\d+/g, '?'),
+    parts.flatMap((p) => p.bindings as Knex.RawBinding[]),
+  );
   return (result.rows[0] as { digest: string }).digest;
 }
 

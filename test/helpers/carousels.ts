@@ -14,12 +14,20 @@ export const makeCarousel = (c: TestClient, a: string, extra: Row = {}) => made(
 export const makeVariant = (c: TestClient, a: string, carouselId: unknown, extra: Row = {}) =>
   made(c, a, 'variants', { v_carouselid: carouselId, v_title: 'Landscape', v_name: uid(), v_width: 1920, v_height: 1080, ...extra });
 
-export const makeSlide = (c: TestClient, a: string, carouselId: unknown, extra: Row = {}) => made(c, a, 'slides', { sl_carouselid: carouselId, sl_title: `Slide ${uid()}`, ...extra });
+export const makeSlide = (c: TestClient, a: string, carouselId: unknown, extra: Row = {}) =>
+  made(c, a, 'slides', { sl_carouselid: carouselId, sl_title: `Slide ${uid()}`, ...extra });
 
-export const makeLayer = (c: TestClient, a: string, slideId: unknown, variantId: unknown, extra: Row) => made(c, a, 'layers', { ly_slideid: slideId, ly_variantid: variantId, ...extra });
+export const makeLayer = (c: TestClient, a: string, slideId: unknown, variantId: unknown, extra: Row) =>
+  made(c, a, 'layers', { ly_slideid: slideId, ly_variantid: variantId, ...extra });
 
 /** A carousel with one variant and `slides` slides, each with an image layer of `assetId` (when given). */
-export async function simpleCarousel(c: TestClient, a: string, slides = 1, assetId?: unknown, extra: Row = {}): Promise<{ carousel: Row; variant: Row; slides: Row[]; layers: Row[] }> {
+export async function simpleCarousel(
+  c: TestClient,
+  a: string,
+  slides = 1,
+  assetId?: unknown,
+  extra: Row = {},
+): Promise<{ carousel: Row; variant: Row; slides: Row[]; layers: Row[] }> {
   const carousel = await makeCarousel(c, a, extra);
   const variant = await makeVariant(c, a, carousel.id);
   const out: Row[] = [];

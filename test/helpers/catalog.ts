@@ -52,7 +52,7 @@ const rowsOf = <T>(result: { rows: T[] }): T[] => result.rows;
 
 /** Every table of a schema (default the current one) with its columns, constraints and indexes. */
 export async function readCatalog(db: Knex, schema?: string): Promise<Catalog> {
-  const ns = schema ?? (rowsOf<{ s: string }>(await db.raw('select current_schema() as s'))[0].s);
+  const ns = schema ?? rowsOf<{ s: string }>(await db.raw('select current_schema() as s'))[0].s;
   const catalog: Catalog = new Map();
   const table = (name: string) => {
     let t = catalog.get(name);
@@ -67,10 +67,18 @@ export async function readCatalog(db: Knex, schema?: string): Promise<Catalog> {
       [ns],
     ),
   );
-  for (const c of columns)
-    table(c.table_name).columns.set(c.column_name, { name: c.column_name, type: c.udt_name, nullable: c.is_nullable === 'YES', default: c.column_default });
+  for (const c of columns) table(c.table_name).columns.set(c.column_name, { name: c.column_name, type: c.udt_name, nullable: c.is_nullable === 'YES', default: c.column_default });
 
-  const constraints = rowsOf<{ table_name: string; name: string; type: CatalogConstraint['type']; columns: string[] | null; definition: string; ref_table: string | null; ref_columns: string[] | null; on_delete: string }>(
+  const constraints = rowsOf<{
+    table_name: string;
+    name: string;
+    type: CatalogConstraint['type'];
+    columns: string[] | null;
+    definition: string;
+    ref_table: string | null;
+    ref_columns: string[] | null;
+    on_delete: string;
+  }>(
     await db.raw(
       `select rel.relname as table_name, con.conname as name, con.contype as type, pg_get_constraintdef(con.oid) as definition,
               array(select att.attname::text from unnest(con.conkey) with ordinality k(attnum, ord)

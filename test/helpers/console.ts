@@ -7,8 +7,7 @@ import type { DbKind } from './db.js';
 
 type Row = Record<string, unknown>;
 
-export const accountPath = (accountId: string, decl: ResourceDeclaration | string) =>
-  `/api/1/accounts/${accountId}/${typeof decl === 'string' ? decl : decl.name}`;
+export const accountPath = (accountId: string, decl: ResourceDeclaration | string) => `/api/1/accounts/${accountId}/${typeof decl === 'string' ? decl : decl.name}`;
 
 /** A valid value of a field's kind (references are made by the caller). */
 export function sampleValue(meta: FieldMeta, field: string): unknown {

@@ -1,5 +1,5 @@
-import { allowedValues, readCatalog, type Catalog, type CatalogColumn, type CatalogTable } from './catalog.js';
-import { RESOURCES, resourceNamed } from '../../resources/index.js';
+import { allowedValues, type Catalog, type CatalogColumn, type CatalogTable } from './catalog.js';
+import { resourceNamed } from '../../resources/index.js';
 import type { FieldKind, FieldMeta, ResourceDeclaration } from '../../resources/types.js';
 import { uniqueConflict } from '../../api/console/generic.js';
 import { ApiError } from '../../api/errors.js';
@@ -66,12 +66,18 @@ function namedColumns(decl: ResourceDeclaration): Map<string, string[]> {
   add('sortable', decl.sortable);
   add('defaultSort', [decl.defaultSort.field]);
   add('filterable', decl.filterable);
-  add('ranges', (decl.ranges ?? []).map((r) => r.field));
+  add(
+    'ranges',
+    (decl.ranges ?? []).map((r) => r.field),
+  );
   add('listColumns', decl.listColumns);
   add('hidden', decl.hidden ?? []);
   add('order', decl.order ? [decl.order.field, ...decl.order.parent] : []);
   add('title', [decl.title]);
-  add('unique', (decl.unique ?? []).map((u) => u.field));
+  add(
+    'unique',
+    (decl.unique ?? []).map((u) => u.field),
+  );
   add('tieBreak', [decl.tieBreak]);
   return named;
 }
@@ -82,8 +88,7 @@ function typeProblem(meta: FieldMeta, column: CatalogColumn, table: CatalogTable
   // An id the server writes and a client only reads (assets' as_fileid) is shown as text.
   if (meta.kind === 'text' && meta.readOnly && column.type === 'uuid') return undefined;
   // A date kept as YYYY-MM-DD text (events: both drivers hand it back as written), held to that form by a check.
-  if (meta.kind === 'date' && TEXT.includes(column.type) && table.constraints.some((c) => c.type === 'c' && c.definition.includes(DATE_TEXT_CHECK(column.name))))
-    return undefined;
+  if (meta.kind === 'date' && TEXT.includes(column.type) && table.constraints.some((c) => c.type === 'c' && c.definition.includes(DATE_TEXT_CHECK(column.name)))) return undefined;
   return `is a ${meta.kind}${meta.integer ? ' (integer)' : ''} field but its column is ${column.type} (expected ${allowed.join(' or ')}${meta.kind === 'date' ? ', or text under a YYYY-MM-DD check' : ''})`;
 }
 
@@ -123,7 +128,13 @@ export function driftOf(decl: ResourceDeclaration, catalog: Catalog): string[] {
     const ordered = decl.order?.field === field;
     const declaredDefault = meta.filled === 'now' ? NOW : meta.default;
     const notNull = !!meta.required || declaredDefault !== undefined || !!meta.filled || ordered;
-    const why = meta.required ? 'required' : declaredDefault !== undefined ? `declared with default ${show(declaredDefault)}` : ordered ? 'the order field' : `filled by the ${meta.filled}`;
+    const why = meta.required
+      ? 'required'
+      : declaredDefault !== undefined
+        ? `declared with default ${show(declaredDefault)}`
+        : ordered
+          ? 'the order field'
+          : `filled by the ${meta.filled}`;
     if (notNull && column.nullable) say(field, `is ${why} but its column ${decl.table}.${field} is nullable`);
     if (!notNull && !column.nullable) say(field, `is optional without a default but its column ${decl.table}.${field} is NOT NULL`);
     const actualDefault = defaultValue(column);
@@ -133,7 +144,10 @@ export function driftOf(decl: ResourceDeclaration, catalog: Catalog): string[] {
 
     if (meta.kind === 'enum') {
       const options = [...(meta.options ?? [])].sort();
-      const checks = table.constraints.filter((c) => c.type === 'c').map((c) => allowedValues(c.definition, field)).filter((v) => v !== undefined);
+      const checks = table.constraints
+        .filter((c) => c.type === 'c')
+        .map((c) => allowedValues(c.definition, field))
+        .filter((v) => v !== undefined);
       if (!checks.length) say(field, `is an enum of [${options.join(', ')}] but no check constraint of ${decl.table} limits the column to its options`);
       for (const allowed of checks) {
         const sorted = [...allowed].sort();
@@ -153,7 +167,10 @@ export function driftOf(decl: ResourceDeclaration, catalog: Catalog): string[] {
   for (const column of new Set(decl.sortable.filter((c) => /_(created|updated)_at$/.test(c)))) {
     const c = tableOf(column)?.columns.get(column);
     if (c && (c.type !== 'timestamptz' || c.nullable || defaultValue(c) !== NOW))
-      say(column, `is a record timestamp but its column is ${c.type}${c.nullable ? ' nullable' : ' NOT NULL'} default ${c.default ?? 'none'} (expected timestamptz NOT NULL default now())`);
+      say(
+        column,
+        `is a record timestamp but its column is ${c.type}${c.nullable ? ' nullable' : ' NOT NULL'} default ${c.default ?? 'none'} (expected timestamptz NOT NULL default now())`,
+      );
   }
 
   const pk = own.constraints.find((c) => c.type === 'p');
@@ -178,7 +195,8 @@ export function driftOf(decl: ResourceDeclaration, catalog: Catalog): string[] {
     const name = `${decl.table}_${u.field}_unique`;
     const index = own.indexes.find((i) => i.name === name);
     if (!index || !index.unique) say(u.field, `is declared unique but ${decl.table} has no unique index ${name}`);
-    else if (!index.keys.some((k) => k.expression === u.field || k.expression === `lower(${u.field})`)) say(u.field, `is declared unique but its index ${name} does not cover it (${index.definition})`);
+    else if (!index.keys.some((k) => k.expression === u.field || k.expression === `lower(${u.field})`))
+      say(u.field, `is declared unique but its index ${name} does not cover it (${index.definition})`);
     // What the API answers when that index refuses a write.
     const answer = uniqueConflict(decl, { code: '23505', constraint: name });
     const code = u.code ?? 'name_taken';
@@ -201,4 +219,3 @@ export function driftOf(decl: ResourceDeclaration, catalog: Catalog): string[] {
   }
   return problems;
 }
-

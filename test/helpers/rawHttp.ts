@@ -14,7 +14,12 @@ export async function listenApp(app: Express): Promise<{ base: string; server: h
  * One request with node:http: the status, the headers as they came (without Date and Last-Modified, which differ
  * between two servers) and the body's bytes undecoded (fetch would decompress them), to compare answers exactly.
  */
-export function rawRequest(base: string, path: string, method: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+export function rawRequest(
+  base: string,
+  path: string,
+  method: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${base}${path}`, { method, headers }, (res) => {
       const chunks: Buffer[] = [];

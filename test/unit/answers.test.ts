@@ -20,8 +20,18 @@ const required = (el: FormElementSpec): FormElementSpec => ({ ...el, fe_is_requi
 describe('element types (contract section 3)', () => {
   it('are the twelve of the contract, in its order', () => {
     expect(ELEMENT_TYPES).toEqual([
-      'text', 'textarea', 'date_selector_days', 'choice_chips_single', 'choice_chips_multiple', 'checkbox',
-      'checkbox_tree', 'radio_tree', 'selectbox', 'toggle', 'slider', 'picker',
+      'text',
+      'textarea',
+      'date_selector_days',
+      'choice_chips_single',
+      'choice_chips_multiple',
+      'checkbox',
+      'checkbox_tree',
+      'radio_tree',
+      'selectbox',
+      'toggle',
+      'slider',
+      'picker',
     ]);
   });
   it('list types are the chips, the trees, the selectbox and the picker', () => {
@@ -86,7 +96,12 @@ describe('validateAnswers: required', () => {
     expect(one(required(element('toggle', 't')), false)).toBeUndefined();
   });
   it('optional elements may stay blank', () => {
-    expect(validateAnswers(everyType().map((e) => ({ ...e, fe_is_required: false })), {})).toEqual({});
+    expect(
+      validateAnswers(
+        everyType().map((e) => ({ ...e, fe_is_required: false })),
+        {},
+      ),
+    ).toEqual({});
   });
 });
 

@@ -41,7 +41,12 @@ describe('compiled server (tsconfig.build.json)', () => {
     db = createKnex({ memory: true });
     await migrateLatest(db);
     const names = (await db('knex_migrations').orderBy('id').select('name')).map((r: { name: string }) => r.name);
-    expect(names).toEqual(fs.readdirSync(path.join(root, 'migrations')).filter((f) => f.endsWith('.ts')).sort());
+    expect(names).toEqual(
+      fs
+        .readdirSync(path.join(root, 'migrations'))
+        .filter((f) => f.endsWith('.ts'))
+        .sort(),
+    );
     expect(await db.schema.hasTable('users')).toBe(true);
   });
 

@@ -39,9 +39,20 @@ describe('the capture app bundle', () => {
     const js = assets.filter((f) => f.endsWith('.js'));
     const sizes = js.map((f) => zlib.gzipSync(fs.readFileSync(path.join(OUT, 'assets', f)), { level: 9 }).length);
     const gzip = sizes.reduce((a, b) => a + b, 0);
-    const main = zlib.gzipSync(fs.readFileSync(path.join(OUT, 'assets', js.find((f) => f.startsWith('app-'))!)), { level: 9 }).length;
+    const main = zlib.gzipSync(
+      fs.readFileSync(
+        path.join(
+          OUT,
+          'assets',
+          js.find((f) => f.startsWith('app-'))!,
+        ),
+      ),
+      { level: 9 },
+    ).length;
     const wasm = assets.find((f) => f.endsWith('.wasm'));
-    console.log(`capture app: ${js.length} JS files, ${(gzip / 1024).toFixed(1)} KB gzip in all (entry ${(main / 1024).toFixed(1)} KB); decoder ${wasm} ${(fs.statSync(path.join(OUT, 'assets', wasm!)).size / 1024).toFixed(0)} KB`);
+    console.log(
+      `capture app: ${js.length} JS files, ${(gzip / 1024).toFixed(1)} KB gzip in all (entry ${(main / 1024).toFixed(1)} KB); decoder ${wasm} ${(fs.statSync(path.join(OUT, 'assets', wasm!)).size / 1024).toFixed(0)} KB`,
+    );
     expect(gzip).toBeGreaterThan(40 * 1024);
     expect(gzip).toBeLessThanOrEqual(BUDGET);
     const all = js.map((f) => fs.readFileSync(path.join(OUT, 'assets', f), 'utf8')).join('\n');

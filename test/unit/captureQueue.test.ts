@@ -32,7 +32,8 @@ class FakeServer implements Transport {
     this.calls.push(`POST ${body.ld_client_id}`);
     const step = this.next();
     if (step === 'network') throw new TypeError('Failed to fetch');
-    if (typeof step === 'number') return { status: step, body: { code: step === 400 ? 'lead_incomplete' : 'error', message: 'Please complete all mandatory fields', fields: { email: 'error_required' } } };
+    if (typeof step === 'number')
+      return { status: step, body: { code: step === 400 ? 'lead_incomplete' : 'error', message: 'Please complete all mandatory fields', fields: { email: 'error_required' } } };
     // a lead may name only files the server has
     for (const f of [body.ld_front_fileid, body.ld_back_fileid]) if (f && !this.files.has(f)) return { status: 400, body: { code: 'file_missing' } };
     const first = this.leads.get(body.ld_client_id);
@@ -73,7 +74,14 @@ describe('the capture queue (IndexedDB)', () => {
     const b = await queue.enqueue(draft());
     expect(a.clientId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(b.clientId).not.toBe(a.clientId);
-    expect(a.body).toMatchObject({ ld_client_id: a.clientId, ld_source: 'card', ld_eventid: 'ev-1', ld_consent_news: true, ld_consent_text: 'Yes, send me news', ld_badge_code: null });
+    expect(a.body).toMatchObject({
+      ld_client_id: a.clientId,
+      ld_source: 'card',
+      ld_eventid: 'ev-1',
+      ld_consent_news: true,
+      ld_consent_text: 'Yes, send me news',
+      ld_badge_code: null,
+    });
     expect(a.body.ld_front_fileid).toBe(a.photos[0].id);
     expect(a.body.ld_back_fileid).toBe(a.photos[1].id);
     expect(new Set([a.clientId, a.photos[0].id, a.photos[1].id]).size).toBe(3);

@@ -54,10 +54,21 @@ describe('layers from the declaration', () => {
     expect(names('video')).toEqual(['ly_title', 'ly_assetid', 'ly_x', 'ly_y', 'ly_width', 'ly_height', 'ly_muted', 'ly_loop', 'ly_autoplay', 'ly_pausable']);
     expect(names('iframe')).toEqual(['ly_title', 'ly_x', 'ly_y', 'ly_width', 'ly_height', 'ly_iframe_url']);
     expect(names('hotspot')).toEqual(['ly_title', 'ly_x', 'ly_y', 'ly_width', 'ly_height', 'ly_hotspot_carouselid']);
-    expect(names('collectionqr')).toEqual(['ly_title', 'ly_x', 'ly_y', 'ly_width', 'ly_height', 'ly_collectionid', 'ly_download_formid', 'ly_form_styleid', 'ly_qr_fg', 'ly_qr_bg']);
+    expect(names('collectionqr')).toEqual([
+      'ly_title',
+      'ly_x',
+      'ly_y',
+      'ly_width',
+      'ly_height',
+      'ly_collectionid',
+      'ly_download_formid',
+      'ly_form_styleid',
+      'ly_qr_fg',
+      'ly_qr_bg',
+    ]);
   });
 
-  it('ask a new layer for what its type needs, by the declaration\'s rule', () => {
+  it("ask a new layer for what its type needs, by the declaration's rule", () => {
     expect(requiredFieldsOf('image')).toEqual(['ly_assetid']);
     expect(requiredFieldsOf('video')).toEqual(['ly_assetid']);
     expect(requiredFieldsOf('iframe')).toEqual(['ly_iframe_url']);
@@ -65,7 +76,7 @@ describe('layers from the declaration', () => {
     expect(requiredFieldsOf('collectionqr')).toEqual(['ly_collectionid']);
   });
 
-  it('check a layer with the declaration\'s schema and rule', () => {
+  it("check a layer with the declaration's schema and rule", () => {
     expect(layerErrors(layer('a').values)).toEqual({});
     expect(layerErrors({ ...layer('a').values, ly_assetid: null })).toEqual({ ly_assetid: 'error_required' });
     expect(layerErrors({ ...layer('a').values, ly_width: 0 })).toHaveProperty('ly_width');
@@ -75,7 +86,7 @@ describe('layers from the declaration', () => {
     expect(layerErrors({ ...iframe, ly_iframe_url: 'https://example.com/' })).toEqual({});
   });
 
-  it('start a new layer with the declaration\'s defaults, centred', () => {
+  it("start a new layer with the declaration's defaults, centred", () => {
     const v = newLayerValues('video', SLIDE, VARIANT, HD, { ly_assetid: ASSET });
     expect(v).toMatchObject({ ly_type: 'video', ly_muted: true, ly_loop: false, ly_autoplay: true, ly_pausable: false, ly_x: 576, ly_width: 768, ly_height: 432 });
     expect(newLayerValues('collectionqr', SLIDE, VARIANT, HD, { ly_collectionid: ASSET })).toMatchObject({ ly_width: 480, ly_height: 480 });
@@ -85,7 +96,7 @@ describe('layers from the declaration', () => {
     expect(rectOf({ ly_x: 100, ly_y: 80, ly_width: null, ly_height: null }, HD)).toEqual({ x: 100, y: 80, width: 1820, height: 1000 });
   });
 
-  it('duplicate a layer shifted, back up and left at the canvas\' edge', () => {
+  it("duplicate a layer shifted, back up and left at the canvas' edge", () => {
     const copy = duplicateOf(layer('a', { ly_x: 10, ly_y: 10 }), 'b', HD);
     expect(copy).toMatchObject({ key: 'b', values: { ly_x: 30, ly_y: 30, ly_assetid: ASSET } });
     expect(duplicateOf(layer('a', { ly_x: 1900, ly_y: 1000, ly_width: 20, ly_height: 80 }), 'c', HD).values).toMatchObject({ ly_x: 1880, ly_y: 980 });
@@ -137,7 +148,11 @@ describe('the undo history', () => {
       { v_id: VARIANT, v_title: 'HD', v_width: 1920, v_height: 1080 },
     ],
     slides: [
-      { sl_id: SLIDE, sl_title: 'One', layers: { [VARIANT]: [{ ly_id: 'a', ly_type: 'image', ly_assetid: ASSET, ly_x: 0, ly_y: 0, ly_width: 10, ly_height: 10, ly_slideid: SLIDE, ly_variantid: VARIANT }] } },
+      {
+        sl_id: SLIDE,
+        sl_title: 'One',
+        layers: { [VARIANT]: [{ ly_id: 'a', ly_type: 'image', ly_assetid: ASSET, ly_x: 0, ly_y: 0, ly_width: 10, ly_height: 10, ly_slideid: SLIDE, ly_variantid: VARIANT }] },
+      },
       { sl_id: SLIDE2, sl_title: 'Two' },
     ],
     assets: {},
@@ -221,7 +236,7 @@ describe('the save queue', () => {
   const create: LayerOp = { kind: 'create', key: 'n1', values: {} };
   const move: LayerOp = { kind: 'update', key: 'n1', patch: { ly_x: 5 } };
 
-  it('runs calls one at a time in order, mapping a new layer\'s key to its id', async () => {
+  it("runs calls one at a time in order, mapping a new layer's key to its id", async () => {
     const log: string[] = [];
     const q = new SaveQueue(async (op, ids) => {
       log.push(`${op.kind}:${ids.get(op.kind === 'order' ? '' : op.key) ?? '-'}`);

@@ -46,7 +46,7 @@ describe('scale to fit', () => {
 describe('snapping', () => {
   const targets = snapTargets(HD, [{ x: 1000, y: 100, width: 200, height: 100 }]);
 
-  it('offers the canvas edges and centre lines and every other layer\'s edges and centres', () => {
+  it("offers the canvas edges and centre lines and every other layer's edges and centres", () => {
     expect(targets.x).toEqual([0, 960, 1920, 1000, 1100, 1200]);
     expect(targets.y).toEqual([0, 540, 1080, 100, 150, 200]);
   });
@@ -72,7 +72,13 @@ describe('snapping', () => {
     const out = snapMove({ x: 2, y: 538 - 50, width: 960, height: 100 }, targets, 6);
     expect(out.rect).toMatchObject({ x: 0, y: 490 });
     // left on the canvas edge and right on the centre line: both guides; the middle on the canvas' centre line
-    expect(out.guides).toEqual(expect.arrayContaining([{ axis: 'x', pos: 0 }, { axis: 'x', pos: 960 }, { axis: 'y', pos: 540 }]));
+    expect(out.guides).toEqual(
+      expect.arrayContaining([
+        { axis: 'x', pos: 0 },
+        { axis: 'x', pos: 960 },
+        { axis: 'y', pos: 540 },
+      ]),
+    );
   });
 
   it('takes the nearest of several candidates', () => {
@@ -120,12 +126,15 @@ describe('resizing with the eight handles', () => {
     const targets = snapTargets(HD, []);
     const out = resizeRect(box, 'se', 1417, 578, { targets, threshold: 6 });
     expect(out.rect).toEqual({ x: 100, y: 200, width: 1820, height: 880 });
-    expect(out.guides).toEqual([{ axis: 'x', pos: 1920 }, { axis: 'y', pos: 1080 }]);
+    expect(out.guides).toEqual([
+      { axis: 'x', pos: 1920 },
+      { axis: 'y', pos: 1080 },
+    ]);
     // the left edge does not move to 0 although it is near
     expect(resizeRect({ ...box, x: 3 }, 'e', 0, 0, { targets, threshold: 6 }).rect.x).toBe(3);
   });
 
-  it('whatever the pointer does, a resized layer has whole pixels within the API\'s bounds and keeps its fixed edges', () => {
+  it("whatever the pointer does, a resized layer has whole pixels within the API's bounds and keeps its fixed edges", () => {
     fc.assert(
       fc.property(fc.constantFrom(...HANDLES), fc.double({ min: -20000, max: 20000, noNaN: true }), fc.double({ min: -20000, max: 20000, noNaN: true }), (handle, dx, dy) => {
         const r = resizeRect(box, handle, dx, dy).rect;
@@ -159,8 +168,8 @@ describe('nudging with the arrow keys', () => {
   });
 });
 
-describe('a new layer\'s place', () => {
-  it('is centred at 40 % of the width, at the asset\'s proportions when known', () => {
+describe("a new layer's place", () => {
+  it("is centred at 40 % of the width, at the asset's proportions when known", () => {
     expect(centredRect(HD)).toEqual({ x: 576, y: 324, width: 768, height: 432 });
     expect(centredRect(HD, 1)).toEqual({ x: 576, y: 156, width: 768, height: 768 });
   });

@@ -65,7 +65,12 @@ function envFileNames(text: string): string[] {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'))
-    .map((l) => l.replace(/^export\s+/, '').split('=')[0].trim());
+    .map((l) =>
+      l
+        .replace(/^export\s+/, '')
+        .split('=')[0]
+        .trim(),
+    );
 }
 
 function environmentNames(env: Service['environment']): string[] {
@@ -130,7 +135,10 @@ describe('docker-compose.yml', () => {
         if (fs.existsSync(path.join(root, file))) names.push(...envFileNames(read(file)));
       }
       expect(names.length, name).toBeGreaterThan(0);
-      expect(names.filter((n) => !CONFIG_VARIABLES.includes(n)), `${name}: variables api/config.ts does not read`).toEqual([]);
+      expect(
+        names.filter((n) => !CONFIG_VARIABLES.includes(n)),
+        `${name}: variables api/config.ts does not read`,
+      ).toEqual([]);
     }
   });
 
@@ -146,8 +154,14 @@ describe('docker-compose.yml', () => {
     const used = interpolated(composeValues);
     const documented = envFileNames(read('deploy/.env.example'));
     const names = [...new Set(used.map((v) => v.name))].sort();
-    expect(names.filter((n) => !documented.includes(n)), 'used but not in deploy/.env.example').toEqual([]);
-    expect(documented.filter((n) => !names.includes(n)), 'in deploy/.env.example but unused').toEqual([]);
+    expect(
+      names.filter((n) => !documented.includes(n)),
+      'used but not in deploy/.env.example',
+    ).toEqual([]);
+    expect(
+      documented.filter((n) => !names.includes(n)),
+      'in deploy/.env.example but unused',
+    ).toEqual([]);
     for (const name of names) {
       const defaults = new Set(used.filter((v) => v.name === name && v.op === ':-').map((v) => v.arg));
       expect(defaults.size, `${name} has different defaults`).toBeLessThanOrEqual(1);
@@ -155,7 +169,11 @@ describe('docker-compose.yml', () => {
   });
 
   it('takes the secrets from .env, refusing to start without them, and hard-codes none', () => {
-    const required = new Set(interpolated(composeValues).filter((v) => v.op === ':?').map((v) => v.name));
+    const required = new Set(
+      interpolated(composeValues)
+        .filter((v) => v.op === ':?')
+        .map((v) => v.name),
+    );
     for (const secret of ['POSTGRES_PASSWORD', 'SESSION_SECRET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'ADMIN_PASSWORD']) {
       expect(required.has(secret), secret).toBe(true);
     }
@@ -219,7 +237,9 @@ describe('Dockerfile', () => {
   });
 
   it('keeps secrets and local state out of the build context', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim());
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim());
     for (const entry of ['.env', 'node_modules', 'data', 'dist']) expect(ignored).toContain(entry);
   });
 });

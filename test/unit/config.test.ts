@@ -91,7 +91,13 @@ describe('configuration', () => {
   });
 
   it('booleans accept exactly 1, 0, true and false', () => {
-    for (const [value, expected] of [['1', true], ['true', true], ['0', false], ['false', false]] as const) expect(load({ TRUST_PROXY: value }).trustProxy).toBe(expected);
+    for (const [value, expected] of [
+      ['1', true],
+      ['true', true],
+      ['0', false],
+      ['false', false],
+    ] as const)
+      expect(load({ TRUST_PROXY: value }).trustProxy).toBe(expected);
     for (const value of ['yes', 'TRUE', 'on', '2']) expect(problems({ TRUST_PROXY: value })).toEqual([`TRUST_PROXY: must be one of 1, 0, true, false (got "${value}")`]);
   });
 

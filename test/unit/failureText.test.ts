@@ -64,8 +64,14 @@ describe.each(Object.entries(translators))('failureText with a translator %s', (
 
 describe('apiFailureOf', () => {
   it('reads the answer of each shape, and nothing from an error without a status', () => {
-    expect(apiFailureOf(new ApiRequestError(409, { code: 'name_taken', message: 'm', fields: { a: 'k' } }))).toEqual({ status: 409, body: { code: 'name_taken', message: 'm', fields: { a: 'k' } } });
-    expect(apiFailureOf(Object.assign(new Error('c'), { status: 400, code: 'c', fields: { f: 'k' } }))).toEqual({ status: 400, body: { code: 'c', message: undefined, fields: { f: 'k' } } });
+    expect(apiFailureOf(new ApiRequestError(409, { code: 'name_taken', message: 'm', fields: { a: 'k' } }))).toEqual({
+      status: 409,
+      body: { code: 'name_taken', message: 'm', fields: { a: 'k' } },
+    });
+    expect(apiFailureOf(Object.assign(new Error('c'), { status: 400, code: 'c', fields: { f: 'k' } }))).toEqual({
+      status: 400,
+      body: { code: 'c', message: undefined, fields: { f: 'k' } },
+    });
     expect(apiFailureOf(new TypeError('Failed to fetch'))).toBeUndefined();
     expect(apiFailureOf('boom')).toBeUndefined();
   });

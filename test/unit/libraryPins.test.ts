@@ -63,7 +63,7 @@ describe("knex: what api/db/firstRow.ts takes from knex's internals", () => {
     expect((client.releaseConnection as (c: unknown) => unknown).length, recheck('knex', 'client.releaseConnection no longer takes (connection)')).toBe(1);
   });
 
-  it("answers first() with the first row and no post-processing, which is what firstRow returns", () => {
+  it('answers first() with the first row and no post-processing, which is what firstRow returns', () => {
     const rows = [{ u_id: 'a' }, { u_id: 'b' }];
     const processed = client.processResponse({ method: 'first', response: { command: 'SELECT', rows } }, undefined);
     expect(processed, recheck('knex', "the pg client's processResponse no longer answers first() with rows[0]")).toBe(rows[0]);
@@ -92,7 +92,7 @@ describe('compression: what api/middleware/lazyCompression.ts relies on', () => 
     expect(compression({ threshold: 1024 }).length, recheck('compression', 'the middleware is no longer (req, res, next)')).toBe(3);
   });
 
-  it("wraps write, end and on on the response itself, calls next at once, and ends through the end it found there", () => {
+  it('wraps write, end and on on the response itself, calls next at once, and ends through the end it found there', () => {
     const req = new http.IncomingMessage(new net.Socket());
     const res = new http.ServerResponse(req);
     const ended: unknown[][] = [];

@@ -18,7 +18,12 @@ const specifiers = (source: string) => [...source.matchAll(SPECIFIER_RE)].map((m
 function outsideLayers(file: string, source: string): string[] {
   return specifiers(source)
     .filter((spec) => spec.startsWith('.'))
-    .map((spec) => path.relative(ROOT, path.resolve(path.dirname(file), spec)).split(path.sep).join('/'))
+    .map((spec) =>
+      path
+        .relative(ROOT, path.resolve(path.dirname(file), spec))
+        .split(path.sep)
+        .join('/'),
+    )
     .filter((target) => !ALLOWED.some((dir) => target.startsWith(dir)));
 }
 

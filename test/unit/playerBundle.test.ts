@@ -20,7 +20,9 @@ describe('the player bundle', () => {
   it('imports its own modules and the QR encoder only', () => {
     const graph = importGraph(path.join(ROOT, 'admin/src/player/main.ts'));
     expect(graph.unresolved).toEqual([]);
-    expect(graph.files).toEqual(expect.arrayContaining(['admin/src/player/player.ts', 'admin/src/player/live.ts', 'admin/src/player/preview.ts', 'admin/src/player/eventQueue.ts', 'admin/src/player/qr.ts']));
+    expect(graph.files).toEqual(
+      expect.arrayContaining(['admin/src/player/player.ts', 'admin/src/player/live.ts', 'admin/src/player/preview.ts', 'admin/src/player/eventQueue.ts', 'admin/src/player/qr.ts']),
+    );
     expect(graph.files.filter((f) => !f.startsWith('admin/src/player/'))).toEqual([]);
     expect([...graph.packages.keys()].filter((spec) => !ALLOWED.some((re) => re.test(spec)))).toEqual([]);
   });

@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { assetIdsOf, chooseVariant, collectionQrUrl, colour, fitCanvas, homePosition, mediaUrl, previewPosition, relocate, slideDuration, standbyPosition, step, type Position } from '../../admin/src/player/logic';
+import {
+  assetIdsOf,
+  chooseVariant,
+  collectionQrUrl,
+  colour,
+  fitCanvas,
+  homePosition,
+  mediaUrl,
+  previewPosition,
+  relocate,
+  slideDuration,
+  standbyPosition,
+  step,
+  type Position,
+} from '../../admin/src/player/logic';
 import { qrMatrix, qrPath, QUIET_ZONE } from '../../admin/src/player/qr';
 import { iframeSandbox } from '../../admin/src/player/render';
 import { PLAYER_TEXTS, playerLocale } from '../../admin/src/player/texts';
@@ -35,8 +49,24 @@ function variant(name: string, width: number, height: number, extra: Partial<Var
     ...extra,
   };
 }
-const slide = (id: string, extra: Partial<Slide> = {}): Slide => ({ sl_id: id, sl_name: null, sl_title: id, sl_subtitle: null, sl_order: 0, sl_duration_ms: null, sl_bgcolor: null, layers: {}, ...extra });
-const carousel = (id: string, slides: string[], v: Variant = variant('hd', 1920, 1080)): Carousel => ({ c_id: id, c_name: id, c_title: id, variants: [v], slides: slides.map((s) => slide(s)) });
+const slide = (id: string, extra: Partial<Slide> = {}): Slide => ({
+  sl_id: id,
+  sl_name: null,
+  sl_title: id,
+  sl_subtitle: null,
+  sl_order: 0,
+  sl_duration_ms: null,
+  sl_bgcolor: null,
+  layers: {},
+  ...extra,
+});
+const carousel = (id: string, slides: string[], v: Variant = variant('hd', 1920, 1080)): Carousel => ({
+  c_id: id,
+  c_name: id,
+  c_title: id,
+  variants: [v],
+  slides: slides.map((s) => slide(s)),
+});
 
 function manifest(carousels: Carousel[], group: string[], standby: string | null = null): Manifest {
   return {
@@ -190,7 +220,13 @@ describe('media and links', () => {
 
   it('every asset a manifest shows, once, buttons included; unknown ids left out', () => {
     const v = variant('hd', 1920, 1080, { v_next_assetid: 'btn' });
-    const c: Carousel = { c_id: 'c', c_name: 'c', c_title: 'c', variants: [v], slides: [slide('s', { layers: { [v.v_id]: [{ ly_assetid: 'img' } as never, { ly_assetid: 'img' } as never, { ly_assetid: 'gone' } as never] } })] };
+    const c: Carousel = {
+      c_id: 'c',
+      c_name: 'c',
+      c_title: 'c',
+      variants: [v],
+      slides: [slide('s', { layers: { [v.v_id]: [{ ly_assetid: 'img' } as never, { ly_assetid: 'img' } as never, { ly_assetid: 'gone' } as never] } })],
+    };
     const m = { ...manifest([c], ['c']), assets: { img: {} as never, btn: {} as never } };
     expect(assetIdsOf(m).sort()).toEqual(['btn', 'img']);
   });
@@ -215,7 +251,12 @@ describe('QR code path', () => {
       for (let i = 0; i < w; i++) drawn.add(`${y},${x + i}`);
     }
     let darkCount = 0;
-    for (let r = 0; r < size; r++) for (let c = 0; c < size; c++) if (dark(r, c)) darkCount++, expect(drawn.has(`${r},${c}`)).toBe(true);
+    for (let r = 0; r < size; r++)
+      for (let c = 0; c < size; c++)
+        if (dark(r, c)) {
+          darkCount++;
+          expect(drawn.has(`${r},${c}`)).toBe(true);
+        }
     expect(drawn.size).toBe(darkCount);
   });
 });

@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as answers from '../../resources/answers.js';
 import * as model from '../../admin/src/renderer/model.js';

@@ -123,6 +123,15 @@ describe('resource registry', () => {
     const { crudRouter } = await import('../../api/crud/router.js');
     const { accounts } = await import('../../resources/accounts.js');
     const broken = { ...accounts, operations: { ...accounts.operations, delete: undefined } };
-    expect(() => crudRouter(broken, { query: () => { throw new Error('unused'); }, create: async () => '', update: async () => {}, remove: async () => {} })).toThrow(/fail closed/);
+    expect(() =>
+      crudRouter(broken, {
+        query: () => {
+          throw new Error('unused');
+        },
+        create: async () => '',
+        update: async () => {},
+        remove: async () => {},
+      }),
+    ).toThrow(/fail closed/);
   });
 });

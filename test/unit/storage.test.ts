@@ -44,7 +44,13 @@ describe('object keys', () => {
     expect(objectKey('/files/2026/11', ID)).toBe(`files/2026/11/${ID}`);
     expect(logoKey(ID.toUpperCase())).toBe(`logos/${ID}`);
     expect(newFilesPath(new Date(Date.UTC(2026, 0, 5)))).toBe('/files/2026/01');
-    for (const [p, id] of [['/files/../etc', ID], ['/files/2026/13', ID], ['/etc', ID], ['/files/2026/11', '../../x'], ['/files/2026/11', 'not-a-uuid']]) {
+    for (const [p, id] of [
+      ['/files/../etc', ID],
+      ['/files/2026/13', ID],
+      ['/etc', ID],
+      ['/files/2026/11', '../../x'],
+      ['/files/2026/11', 'not-a-uuid'],
+    ]) {
       expect(() => objectKey(p, id)).toThrow();
     }
   });
@@ -52,7 +58,16 @@ describe('object keys', () => {
   it('parses served paths and nothing else', () => {
     expect(parseObjectPath(`/files/2026/11/${ID}`)).toEqual({ kind: 'file', path: '/files/2026/11', id: ID });
     expect(parseObjectPath(`/logos/${ID}`)).toEqual({ kind: 'logo', path: '/logos', id: ID });
-    for (const p of [`/files/2026/11/../${ID}`, `/files/2026/11/${ID}/`, `/files/2026/11/%2e%2e/${ID}`, `//files/2026/11/${ID}`, `/files/2026/11/${ID}.png`, '/logos/../../etc/passwd', `/other/${ID}`, '/']) {
+    for (const p of [
+      `/files/2026/11/../${ID}`,
+      `/files/2026/11/${ID}/`,
+      `/files/2026/11/%2e%2e/${ID}`,
+      `//files/2026/11/${ID}`,
+      `/files/2026/11/${ID}.png`,
+      '/logos/../../etc/passwd',
+      `/other/${ID}`,
+      '/',
+    ]) {
       expect(parseObjectPath(p), p).toBeNull();
     }
   });

@@ -22,7 +22,15 @@ describe('storage migration', () => {
     // A folder cannot be its own parent, and a folder with files cannot be deleted under the API's feet.
     const [f] = await db('folders').insert({ fo_title: 'A' }).returning('fo_id');
     await expect(db('folders').where('fo_id', f.fo_id).update({ fo_parentid: f.fo_id })).rejects.toThrow();
-    await db('files').insert({ fs_id: crypto.randomUUID(), fs_folderid: f.fo_id, fs_filename: 'a.png', fs_type: 'image/png', fs_path: '/files/2026/11', fs_extension: 'png', fs_size: 1 });
+    await db('files').insert({
+      fs_id: crypto.randomUUID(),
+      fs_folderid: f.fo_id,
+      fs_filename: 'a.png',
+      fs_type: 'image/png',
+      fs_path: '/files/2026/11',
+      fs_extension: 'png',
+      fs_size: 1,
+    });
     await expect(db('folders').where('fo_id', f.fo_id).del()).rejects.toThrow();
 
     await db.migrate.down({ migrationSource, name: NAME });

@@ -3,11 +3,24 @@ import { normaliseHeader, parseUsersCsv } from '../../api/services/usersImport.j
 
 describe('CSV header spellings', () => {
   it.each([
-    ['email', 'email'], ['E-mail', 'email'], ['Email Address', 'email'], ['u_email', 'email'], ['\uFEFFEmail', 'email'],
-    ['First name', 'first'], ['firstName', 'first'], ['GIVEN_NAME', 'first'], ['u_first_name', 'first'],
-    ['Last Name', 'last'], ['surname', 'last'], ['u_last_name', 'last'],
-    ['Account', 'account'], ['account id', 'account'], ['Company', 'account'], ['a_name', 'account'],
-    ['Role', 'role'], ['au_role', 'role'],
+    ['email', 'email'],
+    ['E-mail', 'email'],
+    ['Email Address', 'email'],
+    ['u_email', 'email'],
+    ['\uFEFFEmail', 'email'],
+    ['First name', 'first'],
+    ['firstName', 'first'],
+    ['GIVEN_NAME', 'first'],
+    ['u_first_name', 'first'],
+    ['Last Name', 'last'],
+    ['surname', 'last'],
+    ['u_last_name', 'last'],
+    ['Account', 'account'],
+    ['account id', 'account'],
+    ['Company', 'account'],
+    ['a_name', 'account'],
+    ['Role', 'role'],
+    ['au_role', 'role'],
   ])('%s -> %s', (header, column) => {
     expect(normaliseHeader(header)).toBe(column);
   });

@@ -1,15 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import {
-  DeleteWithConfirmButton,
-  SaveButton,
-  SelectInput,
-  SimpleForm,
-  TextInput,
-  Toolbar,
-  useRecordContext,
-  useTranslate,
-} from 'react-admin';
+import { DeleteWithConfirmButton, SaveButton, SelectInput, SimpleForm, TextInput, Toolbar, useRecordContext, useTranslate } from 'react-admin';
 import { Link } from 'react-router';
 import Typography from '@mui/material/Typography';
 import { ROLES } from '../../../resources/permissions';

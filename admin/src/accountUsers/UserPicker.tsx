@@ -20,7 +20,12 @@ export function UserPicker({ accountId }: { accountId: string }) {
   const translate = useTranslate();
   const { total, isPending } = useGetList('unlinkedUsers', { pagination: { page: 1, perPage: 1 }, meta: { accountId } });
   if (isPending) return <SelectInput source="au_userid" label={translate('ls.members.user')} choices={[]} disabled fullWidth />;
-  if (!total) return <Alert severity="info" sx={{ mb: 2, width: '100%' }}>{translate('ls.members.no_candidates')}</Alert>;
+  if (!total)
+    return (
+      <Alert severity="info" sx={{ mb: 2, width: '100%' }}>
+        {translate('ls.members.no_candidates')}
+      </Alert>
+    );
   const searchable = total > SELECT_SEARCH_THRESHOLD;
   return (
     <ReferenceInput
@@ -45,4 +50,3 @@ export function UserPicker({ accountId }: { accountId: string }) {
     </ReferenceInput>
   );
 }
-

@@ -1,15 +1,6 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import {
-  BooleanInput,
-  DeleteWithConfirmButton,
-  SaveButton,
-  SimpleForm,
-  TextInput,
-  Toolbar,
-  useRecordContext,
-  useTranslate,
-} from 'react-admin';
+import { BooleanInput, DeleteWithConfirmButton, SaveButton, SimpleForm, TextInput, Toolbar, useRecordContext, useTranslate } from 'react-admin';
 import { accountCreate, accountUpdate, type Account } from '../../../resources/accounts';
 import { zodValidate } from '../layout/zod';
 import { canEntry } from '../permissions';

@@ -24,14 +24,7 @@ function Actions({ canCreate }: { canCreate: boolean }) {
 
 function EnabledChip({ record }: { record: Account }) {
   const translate = useTranslate();
-  return (
-    <Chip
-      size="small"
-      variant="outlined"
-      color={record.a_is_enabled ? 'success' : 'default'}
-      label={translate(record.a_is_enabled ? 'ls.common.yes' : 'ls.common.no')}
-    />
-  );
+  return <Chip size="small" variant="outlined" color={record.a_is_enabled ? 'success' : 'default'} label={translate(record.a_is_enabled ? 'ls.common.yes' : 'ls.common.no')} />;
 }
 
 /**
@@ -54,11 +47,7 @@ export function AccountList() {
       exporter={false}
     >
       {small ? (
-        <SimpleList<Account & RaRecord>
-          primaryText={(r) => r.a_name}
-          secondaryText={(r) => r.a_email_domain ?? ''}
-          rowClick={(_id, _res, record) => rowLink(record)}
-        />
+        <SimpleList<Account & RaRecord> primaryText={(r) => r.a_name} secondaryText={(r) => r.a_email_domain ?? ''} rowClick={(_id, _res, record) => rowLink(record)} />
       ) : (
         <DataTable<Account & RaRecord> rowClick={(_id, _res, record) => rowLink(record)} bulkActionButtons={false} hover={canOpen}>
           <DataTable.Col source="a_name" />

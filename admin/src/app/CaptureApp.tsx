@@ -140,7 +140,11 @@ export function CaptureApp() {
       setEventsAt(Date.now());
       void cacheEvents(me.u_id, { ...fresh, cachedAt: Date.now() } as AppEvents);
       // every active event's forms onto the device, so a lead can be captured offline
-      for (const ev of fresh.events) eventGraph(ev.a_id, ev.ev_id).then((g) => cacheGraph(ev.ev_id, g), () => undefined);
+      for (const ev of fresh.events)
+        eventGraph(ev.a_id, ev.ev_id).then(
+          (g) => cacheGraph(ev.ev_id, g),
+          () => undefined,
+        );
     } catch (e) {
       if (e instanceof ApiRequestError && e.status === 401) {
         setUser(null);
@@ -201,7 +205,12 @@ export function CaptureApp() {
     navigate({ name: 'events' }, true);
   }, [navigate]);
 
-  if (user === undefined || (!queue && !queueError)) return <p className="cap-status" role="status">{t('loading')}</p>;
+  if (user === undefined || (!queue && !queueError))
+    return (
+      <p className="cap-status" role="status">
+        {t('loading')}
+      </p>
+    );
 
   if (queueError) {
     return (

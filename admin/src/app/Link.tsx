@@ -22,4 +22,3 @@ export function Link({ to, className, children, label }: { to: Route; className?
     </a>
   );
 }
-

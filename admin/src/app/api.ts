@@ -166,7 +166,10 @@ async function sendBytes(url: string, method: 'PUT', blob: Blob): Promise<Respon
   const call = () => fetch(url, { method, credentials: 'include', headers: withCsrf({ 'Content-Type': blob.type || 'application/octet-stream' }), body: blob });
   let res = await call();
   if (res.status === 403) {
-    const body = await res.clone().json().catch(() => undefined);
+    const body = await res
+      .clone()
+      .json()
+      .catch(() => undefined);
     if (isCsrfError(403, body)) {
       await refreshCsrf();
       res = await call();

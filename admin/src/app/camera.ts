@@ -7,7 +7,10 @@
 export type CameraProblem = 'denied' | 'unavailable' | 'insecure';
 
 export class CameraError extends Error {
-  constructor(public problem: CameraProblem, message: string) {
+  constructor(
+    public problem: CameraProblem,
+    message: string,
+  ) {
     super(message);
   }
 }

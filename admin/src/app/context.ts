@@ -15,7 +15,11 @@ export const BASE = '/app';
 
 /** The screen of an address under /app (unknown ones: the event picker). */
 export function routeOf(pathname: string): Route {
-  const parts = pathname.replace(/^\/app\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const parts = pathname
+    .replace(/^\/app\/?/, '')
+    .split('/')
+    .filter(Boolean)
+    .map(decodeURIComponent);
   if (parts[0] === 'capture' && parts.length === 3) return { name: 'capture', accountId: parts[1], eventId: parts[2] };
   if (parts[0] === 'unsent' && parts.length === 1) return { name: 'unsent' };
   if (parts[0] === 'leads' && parts.length === 1) return { name: 'leads' };

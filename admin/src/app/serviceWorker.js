@@ -69,7 +69,9 @@ function navigate(request) {
         shellFromCache().then((cached) => {
           if (settled) return;
           settled = true;
-          resolve(cached || new Response('You are offline and the app is not stored on this device yet.', { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }));
+          resolve(
+            cached || new Response('You are offline and the app is not stored on this device yet.', { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }),
+          );
         });
       });
   });
@@ -91,5 +93,5 @@ self.addEventListener('fetch', (event) => {
 });
 
 self.addEventListener('message', (event) => {
-  if (event.data === 'version') event.source && event.source.postMessage({ type: 'version', version: VERSION });
+  if (event.data === 'version') event.source?.postMessage({ type: 'version', version: VERSION });
 });

@@ -79,7 +79,8 @@ const en = {
   remove: 'Remove',
   // camera
   camera_needed: 'Camera access is needed',
-  camera_how: 'Allow the camera for this site: tap the lock or camera icon next to the address (or open the browser’s site settings), set Camera to Allow, then try again. On an installed app, allow the camera in the phone’s settings for the browser.',
+  camera_how:
+    'Allow the camera for this site: tap the lock or camera icon next to the address (or open the browser’s site settings), set Camera to Allow, then try again. On an installed app, allow the camera in the phone’s settings for the browser.',
   camera_unavailable: 'No camera could be started. Close other apps that use it and try again.',
   camera_insecure: 'The camera only works on a secure (https) address.',
   take_photo: 'Take photo',
@@ -235,7 +236,8 @@ const nl: Record<AppTextKey, string> = {
   badge_attached: 'Badge {code}',
   remove: 'Verwijderen',
   camera_needed: 'Toegang tot de camera is nodig',
-  camera_how: 'Sta de camera toe voor deze site: tik op het slotje of het camera-icoon naast het adres (of open de site-instellingen van de browser), zet Camera op Toestaan en probeer het opnieuw. Bij een geïnstalleerde app staat u de camera toe in de instellingen van de telefoon, bij de browser.',
+  camera_how:
+    'Sta de camera toe voor deze site: tik op het slotje of het camera-icoon naast het adres (of open de site-instellingen van de browser), zet Camera op Toestaan en probeer het opnieuw. Bij een geïnstalleerde app staat u de camera toe in de instellingen van de telefoon, bij de browser.',
   camera_unavailable: 'Er kon geen camera worden gestart. Sluit andere apps die hem gebruiken en probeer het opnieuw.',
   camera_insecure: 'De camera werkt alleen op een beveiligd (https) adres.',
   take_photo: 'Foto maken',

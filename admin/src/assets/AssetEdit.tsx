@@ -29,9 +29,27 @@ function AssetPreview({ asset }: { asset: AssetRecord }) {
   // The URL carries the version: a replaced file is never served from an old cache.
   switch (asset.kind) {
     case 'image':
-      return <Box component="img" src={asset.url} alt={asset.as_title} data-testid="asset-preview" sx={{ display: 'block', maxWidth: '100%', maxHeight: 360, mx: 'auto', borderRadius: 1, bgcolor: 'action.hover' }} />;
+      return (
+        <Box
+          component="img"
+          src={asset.url}
+          alt={asset.as_title}
+          data-testid="asset-preview"
+          sx={{ display: 'block', maxWidth: '100%', maxHeight: 360, mx: 'auto', borderRadius: 1, bgcolor: 'action.hover' }}
+        />
+      );
     case 'video':
-      return <Box component="video" src={asset.url} poster={asset.thumbnail_url ?? undefined} controls preload="metadata" data-testid="asset-preview" sx={{ display: 'block', width: '100%', maxHeight: 360, borderRadius: 1, bgcolor: 'common.black' }} />;
+      return (
+        <Box
+          component="video"
+          src={asset.url}
+          poster={asset.thumbnail_url ?? undefined}
+          controls
+          preload="metadata"
+          data-testid="asset-preview"
+          sx={{ display: 'block', width: '100%', maxHeight: 360, borderRadius: 1, bgcolor: 'common.black' }}
+        />
+      );
     case 'audio':
       return <Box component="audio" src={asset.url} controls preload="metadata" data-testid="asset-preview" sx={{ width: '100%' }} />;
     default:
@@ -85,10 +103,27 @@ export function AssetFilePanel({ asset, deps }: { asset: AssetRecord; deps?: Rep
         <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, flex: 1 }}>
           {translate('ls.assets.edit.file')}
         </Typography>
-        <Chip size="small" color={asset.as_version > 1 ? 'primary' : 'default'} label={translate('ls.assets.edit.version', { version: asset.as_version })} data-testid="asset-version" />
+        <Chip
+          size="small"
+          color={asset.as_version > 1 ? 'primary' : 'default'}
+          label={translate('ls.assets.edit.version', { version: asset.as_version })}
+          data-testid="asset-version"
+        />
       </Box>
       <AssetPreview asset={asset} />
-      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 2, rowGap: 0.5, mt: 1.5, mb: 1, '& dt': { color: 'text.secondary' }, '& dd': { m: 0, overflowWrap: 'anywhere' } }}>
+      <Box
+        component="dl"
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: 'auto minmax(0, 1fr)',
+          columnGap: 2,
+          rowGap: 0.5,
+          mt: 1.5,
+          mb: 1,
+          '& dt': { color: 'text.secondary' },
+          '& dd': { m: 0, overflowWrap: 'anywhere' },
+        }}
+      >
         <dt>{translate('resources.assets.fields.as_filename')}</dt>
         <dd data-testid="asset-filename">{asset.as_filename}</dd>
         <dt>{translate('resources.assets.fields.as_sha256')}</dt>
@@ -128,7 +163,15 @@ export function AssetFilePanel({ asset, deps }: { asset: AssetRecord; deps?: Rep
           {translate('ls.assets.edit.replace_help')}
         </Typography>
       )}
-      {busy && <LinearProgress variant="determinate" value={Math.round(progress * 100)} sx={{ mt: 1, height: 6, borderRadius: 3 }} aria-label={translate('ls.assets.edit.replacing')} data-testid="asset-replace-progress" />}
+      {busy && (
+        <LinearProgress
+          variant="determinate"
+          value={Math.round(progress * 100)}
+          sx={{ mt: 1, height: 6, borderRadius: 3 }}
+          aria-label={translate('ls.assets.edit.replacing')}
+          data-testid="asset-replace-progress"
+        />
+      )}
       {error && (
         <Alert
           severity="error"

@@ -88,11 +88,27 @@ export function AssetPicker({ value, onChange, kinds, label, helperText, error, 
         role="group"
         aria-labelledby={label ? labelId : undefined}
         // In a narrow column (the carousel editor's inspector) the buttons wrap below rather than squeeze the title.
-        sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, p: 1, border: 1, borderColor: error ? 'error.main' : 'divider', borderRadius: 1, minWidth: 0, opacity: disabled ? 0.6 : 1 }}
+        sx={{
+          display: 'flex',
+          flexWrap: 'wrap',
+          alignItems: 'center',
+          gap: 1.5,
+          p: 1,
+          border: 1,
+          borderColor: error ? 'error.main' : 'divider',
+          borderRadius: 1,
+          minWidth: 0,
+          opacity: disabled ? 0.6 : 1,
+        }}
       >
         <AssetThumb asset={chosen} size={56} />
         <Box sx={{ flex: '1 1 120px', minWidth: 0 }}>
-          <Typography variant="body2" sx={{ fontWeight: value ? 500 : 400, overflowWrap: 'anywhere' }} color={value && !missing ? 'text.primary' : 'text.secondary'} data-testid="asset-picker-title">
+          <Typography
+            variant="body2"
+            sx={{ fontWeight: value ? 500 : 400, overflowWrap: 'anywhere' }}
+            color={value && !missing ? 'text.primary' : 'text.secondary'}
+            data-testid="asset-picker-title"
+          >
             {!value ? translate('ls.assets.picker.none') : chosen ? chosen.as_title : missing ? translate('ls.assets.picker.missing') : '…'}
           </Typography>
           {chosen && (
@@ -121,7 +137,16 @@ export function AssetPicker({ value, onChange, kinds, label, helperText, error, 
         )}
       </Box>
       {helperText && <FormHelperText>{helperText}</FormHelperText>}
-      {open && <AssetPickerDialog open title={label ?? translate('ls.assets.picker.title')} kinds={kinds} selected={value ? [value] : []} onClose={() => setOpen(false)} onChoose={(assets) => assets[0] && choose(assets[0])} />}
+      {open && (
+        <AssetPickerDialog
+          open
+          title={label ?? translate('ls.assets.picker.title')}
+          kinds={kinds}
+          selected={value ? [value] : []}
+          onClose={() => setOpen(false)}
+          onChoose={(assets) => assets[0] && choose(assets[0])}
+        />
+      )}
     </FormControl>
   );
 }
@@ -177,7 +202,13 @@ export function AssetPickerDialog({ open, title, kinds, multiple, selected = [],
     return () => clearTimeout(timer);
   }, [text, q]);
 
-  const { data = [], total = 0, isPending, isFetching, refetch } = useGetList<AssetRecord>(
+  const {
+    data = [],
+    total = 0,
+    isPending,
+    isFetching,
+    refetch,
+  } = useGetList<AssetRecord>(
     'assets',
     { pagination: { page, perPage: PICKER_PAGE }, sort: { field: 'as_title', order: 'ASC' }, filter: { ...(q ? { q } : {}), ...(types ? { as_type: types } : {}) } },
     { enabled: open, placeholderData: keepPreviousData },

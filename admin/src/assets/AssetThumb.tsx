@@ -41,7 +41,15 @@ export function AssetThumb({ asset, size = 48, fill }: { asset: ThumbAsset | und
       }}
     >
       {showImage ? (
-        <Box component="img" src={src} alt="" loading="lazy" decoding="async" onError={() => setBroken(src)} sx={{ width: '100%', height: '100%', objectFit: 'cover', display: 'block' }} />
+        <Box
+          component="img"
+          src={src}
+          alt=""
+          loading="lazy"
+          decoding="async"
+          onError={() => setBroken(src)}
+          sx={{ width: '100%', height: '100%', objectFit: 'cover', display: 'block' }}
+        />
       ) : (
         <FileKindIcon kind={ICON_KIND[asset?.kind ?? ''] ?? 'generic'} sx={{ fontSize: Math.max(20, size * 0.5) }} />
       )}

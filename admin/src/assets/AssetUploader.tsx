@@ -27,7 +27,6 @@ export const ACCEPT_ASSETS = ASSET_EXTENSIONS.map((e) => `.${e}`).join(',');
 /** Files sent at the same time. */
 const PARALLEL = 2;
 
-
 type Status = 'queued' | 'uploading' | 'registering' | 'done' | 'failed';
 
 interface QueueItem {
@@ -93,7 +92,18 @@ export function AssetUploader({ accountId, onUploaded, deps }: { accountId: stri
         const type = assetTypeOf(file.name);
         const name = uniqueName(nameFromFilename(file.name), taken);
         taken.add(name);
-        const item: QueueItem = { key, file, title: titleFromFilename(file.name), name, nameTyped: false, thumb: undefined, status: 'queued', progress: 0, fields: {}, retryable: true };
+        const item: QueueItem = {
+          key,
+          file,
+          title: titleFromFilename(file.name),
+          name,
+          nameTyped: false,
+          thumb: undefined,
+          status: 'queued',
+          progress: 0,
+          fields: {},
+          retryable: true,
+        };
         if (!type) return { ...item, thumb: null, status: 'failed', error: 'error_asset_type_not_allowed', retryable: false };
         const made = using.current.thumbnail(file, type).catch(() => null);
         thumbs.current.set(key, made);
@@ -177,7 +187,12 @@ export function AssetUploader({ accountId, onUploaded, deps }: { accountId: stri
       />
 
       {items.length > 0 && (
-        <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, mt: 1.5, display: 'grid', gap: 1 }} aria-label={translate('ls.assets.upload.list')} data-testid="asset-upload-list">
+        <Box
+          component="ul"
+          sx={{ listStyle: 'none', p: 0, m: 0, mt: 1.5, display: 'grid', gap: 1 }}
+          aria-label={translate('ls.assets.upload.list')}
+          data-testid="asset-upload-list"
+        >
           {items.map((item) => (
             <QueueRow
               key={item.key}
@@ -194,7 +209,13 @@ export function AssetUploader({ accountId, onUploaded, deps }: { accountId: stri
 
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mt: items.length ? 1.5 : 0, '&:empty': { display: 'none' } }}>
         {(queued.length > 0 || busy) && (
-          <Button variant="contained" startIcon={<CloudUploadIcon />} onClick={() => void run(queued.map((i) => i.key))} disabled={busy || !queued.length} data-testid="asset-start-upload">
+          <Button
+            variant="contained"
+            startIcon={<CloudUploadIcon />}
+            onClick={() => void run(queued.map((i) => i.key))}
+            disabled={busy || !queued.length}
+            data-testid="asset-start-upload"
+          >
             {busy ? translate('ls.assets.upload.busy') : translate('ls.assets.upload.start', { smart_count: queued.length, count: queued.length })}
           </Button>
         )}
@@ -205,7 +226,10 @@ export function AssetUploader({ accountId, onUploaded, deps }: { accountId: stri
         )}
         {finished && !busy && (
           <Typography variant="body2" role="status" data-testid="asset-upload-summary" sx={{ ml: { sm: 'auto' } }}>
-            {[done ? translate('ls.assets.upload.summary_done', { smart_count: done, count: done }) : '', failed ? translate('ls.assets.upload.summary_failed', { smart_count: failed, count: failed }) : '']
+            {[
+              done ? translate('ls.assets.upload.summary_done', { smart_count: done, count: done }) : '',
+              failed ? translate('ls.assets.upload.summary_failed', { smart_count: failed, count: failed }) : '',
+            ]
               .filter(Boolean)
               .join(' · ')}
           </Typography>
@@ -215,7 +239,21 @@ export function AssetUploader({ accountId, onUploaded, deps }: { accountId: stri
   );
 }
 
-function QueueRow({ item, locale, busy, onEdit, onRemove, onRetry }: { item: QueueItem; locale: string; busy: boolean; onEdit: (field: 'as_title' | 'as_name', value: string) => void; onRemove: () => void; onRetry: () => void }) {
+function QueueRow({
+  item,
+  locale,
+  busy,
+  onEdit,
+  onRemove,
+  onRetry,
+}: {
+  item: QueueItem;
+  locale: string;
+  busy: boolean;
+  onEdit: (field: 'as_title' | 'as_name', value: string) => void;
+  onRemove: () => void;
+  onRetry: () => void;
+}) {
   const translate = useTranslate();
   const createPath = useCreatePath();
   const name = item.file.name;
@@ -279,7 +317,9 @@ function QueueRow({ item, locale, busy, onEdit, onRemove, onRetry }: { item: Que
           />
         )}
       </Box>
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 1, gridColumn: { xs: '2 / 4', md: 'auto' }, gridRow: { xs: 2, md: 'auto' }, minWidth: 0 }}>
+      <Box
+        sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 1, gridColumn: { xs: '2 / 4', md: 'auto' }, gridRow: { xs: 2, md: 'auto' }, minWidth: 0 }}
+      >
         <TextField
           size="small"
           label={translate('resources.assets.fields.as_title')}
@@ -306,7 +346,12 @@ function QueueRow({ item, locale, busy, onEdit, onRemove, onRetry }: { item: Que
       <Box sx={{ display: 'flex', gridColumn: { xs: 3, md: 'auto' }, gridRow: { xs: 1, md: 'auto' } }}>
         {item.status === 'done' && item.asset && (
           <Tooltip title={translate('ls.assets.upload.open', { name: item.asset.as_title })}>
-            <IconButton size="small" component={LinkBase} to={createPath({ type: 'edit', resource: 'assets', id: item.asset.id })} aria-label={translate('ls.assets.upload.open', { name: item.asset.as_title })}>
+            <IconButton
+              size="small"
+              component={LinkBase}
+              to={createPath({ type: 'edit', resource: 'assets', id: item.asset.id })}
+              aria-label={translate('ls.assets.upload.open', { name: item.asset.as_title })}
+            >
               <OpenInNewIcon fontSize="small" />
             </IconButton>
           </Tooltip>
@@ -321,7 +366,13 @@ function QueueRow({ item, locale, busy, onEdit, onRemove, onRetry }: { item: Que
         {!active && (
           <Tooltip title={translate('ls.assets.upload.remove', { name })}>
             <span>
-              <IconButton size="small" onClick={onRemove} disabled={busy && item.status === 'queued'} aria-label={translate('ls.assets.upload.remove', { name })} data-testid="asset-upload-remove">
+              <IconButton
+                size="small"
+                onClick={onRemove}
+                disabled={busy && item.status === 'queued'}
+                aria-label={translate('ls.assets.upload.remove', { name })}
+                data-testid="asset-upload-remove"
+              >
                 <CloseIcon fontSize="small" />
               </IconButton>
             </span>

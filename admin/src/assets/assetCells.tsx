@@ -72,7 +72,12 @@ export function KindFilter({ source, alwaysOn }: FieldInputProps) {
 export function AssetCell({ record, source }: CellProps) {
   const v = record[source];
   const { data } = useGetManyAggregate('assets', { ids: v ? [String(v)] : [] }, { enabled: !!v });
-  if (!v) return <Box component="span" sx={{ color: 'text.disabled' }}>—</Box>;
+  if (!v)
+    return (
+      <Box component="span" sx={{ color: 'text.disabled' }}>
+        —
+      </Box>
+    );
   const asset = data?.[0] as AssetRecord | undefined;
   return (
     <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, minWidth: 0 }}>

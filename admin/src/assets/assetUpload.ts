@@ -88,7 +88,14 @@ function bodyOf(e: unknown): { status?: number; body?: ApiErrorBody } {
 }
 
 /** Field keys that tell the person what is wrong with the file. */
-const FILE_KEYS = new Set(['error_asset_type_not_allowed', 'error_file_content_mismatch', 'error_file_too_large', 'error_file_empty', 'error_upload_not_found', 'error_upload_mismatch']);
+const FILE_KEYS = new Set([
+  'error_asset_type_not_allowed',
+  'error_file_content_mismatch',
+  'error_file_too_large',
+  'error_file_empty',
+  'error_upload_not_found',
+  'error_upload_mismatch',
+]);
 /** Codes whose own text is clearer than the generic upload messages (file_type_not_allowed: the local store's). */
 const CODE_KEYS: Record<string, string> = {
   asset_type_not_allowed: 'error_asset_type_not_allowed',
@@ -184,7 +191,11 @@ export type AssetJobStage = 'uploading' | 'registering';
  * Uploads (unless an earlier try did) and registers one file as a new asset. `onStage` reports the step, the
  * progress and the stored file fields (kept by the caller for a retry); a failure rejects with an AssetUploadError.
  */
-export async function runAssetJob(job: AssetJob, deps: AssetJobDeps, onStage: (patch: { stage?: AssetJobStage; progress?: number; uploaded?: AssetFileFields | undefined }) => void): Promise<AssetRecord> {
+export async function runAssetJob(
+  job: AssetJob,
+  deps: AssetJobDeps,
+  onStage: (patch: { stage?: AssetJobStage; progress?: number; uploaded?: AssetFileFields | undefined }) => void,
+): Promise<AssetRecord> {
   const fields = checkFields(job.title, job.name);
   if (Object.keys(fields).length) throw new AssetUploadError(Object.values(fields)[0]!, fields, true, true);
   let uploaded = job.uploaded;

@@ -25,7 +25,7 @@ export function useOrderedItems(accountId: string, resource: 'collections' | 'ca
     } catch (e) {
       const text = failureText(e, translate);
       notify(text, { type: 'error' });
-      throw new Error(text);
+      throw new Error(text, { cause: e });
     } finally {
       setSaving(false);
     }

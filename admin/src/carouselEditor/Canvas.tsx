@@ -4,7 +4,21 @@ import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import QrCodeIcon from '@mui/icons-material/QrCode2';
 import TouchAppIcon from '@mui/icons-material/TouchAppOutlined';
 import ImageIcon from '@mui/icons-material/ImageOutlined';
-import { HANDLE_CURSOR, HANDLE_POSITION, HANDLES, moveRect, nudgeRect, resizeRect, snapTargets, toCanvas, type Guide, type Handle, type Rect, type Size, type SnapTargets } from './geometry';
+import {
+  HANDLE_CURSOR,
+  HANDLE_POSITION,
+  HANDLES,
+  moveRect,
+  nudgeRect,
+  resizeRect,
+  snapTargets,
+  toCanvas,
+  type Guide,
+  type Handle,
+  type Rect,
+  type Size,
+  type SnapTargets,
+} from './geometry';
 import { rectOf, typeOf, type Layer, type Row } from './layerModel';
 
 export type T = (key: string, options?: Record<string, unknown>) => string;
@@ -162,7 +176,17 @@ export function Canvas(props: CanvasProps) {
     if (!layer) return;
     const others = list.filter((l) => l.key !== key).map((l) => rectOf(l.values, canvas));
     e.currentTarget.setPointerCapture?.(e.pointerId);
-    drag.current = { key, handle, pointerId: e.pointerId, startX: e.clientX, startY: e.clientY, start: rectOf(layer.values, canvas), started: false, targets: snapTargets(canvas, others), element: e.currentTarget };
+    drag.current = {
+      key,
+      handle,
+      pointerId: e.pointerId,
+      startX: e.clientX,
+      startY: e.clientY,
+      start: rectOf(layer.values, canvas),
+      started: false,
+      targets: snapTargets(canvas, others),
+      element: e.currentTarget,
+    };
   }, []);
 
   const onPointerMove = useCallback((e: PointerEvent<HTMLElement>) => {
@@ -195,40 +219,49 @@ export function Canvas(props: CanvasProps) {
     }
   }, []);
 
-  const onPointerUp = useCallback((e: PointerEvent<HTMLElement>) => {
-    if (drag.current?.pointerId === e.pointerId) finish(true);
-  }, [finish]);
-  const onPointerCancel = useCallback((e: PointerEvent<HTMLElement>) => {
-    if (drag.current?.pointerId === e.pointerId) finish(false);
-  }, [finish]);
+  const onPointerUp = useCallback(
+    (e: PointerEvent<HTMLElement>) => {
+      if (drag.current?.pointerId === e.pointerId) finish(true);
+    },
+    [finish],
+  );
+  const onPointerCancel = useCallback(
+    (e: PointerEvent<HTMLElement>) => {
+      if (drag.current?.pointerId === e.pointerId) finish(false);
+    },
+    [finish],
+  );
 
-  const onKeyDown = useCallback((e: KeyboardEvent<HTMLDivElement>, key: string) => {
-    const { layers: list, size: canvas, canEdit: editable, onNudge, onDelete, onDuplicate, onRestack, onSelect } = latest.current;
-    if (e.key === 'Escape') {
-      if (drag.current) finish(false);
-      else onSelect(null);
-      e.preventDefault();
-      return;
-    }
-    if (!editable || drag.current) return;
-    const layer = list.find((l) => l.key === key);
-    if (!layer) return;
-    const mod = e.ctrlKey || e.metaKey;
-    const nudged = !mod && !e.altKey ? nudgeRect(rectOf(layer.values, canvas), e.key, e.shiftKey) : null;
-    if (nudged) {
-      e.preventDefault();
-      onNudge(key, nudged);
-    } else if (e.key === 'Delete' || e.key === 'Backspace') {
-      e.preventDefault();
-      onDelete(key);
-    } else if (mod && (e.key === 'd' || e.key === 'D')) {
-      e.preventDefault();
-      onDuplicate(key);
-    } else if (e.key === ']' || e.key === '[') {
-      e.preventDefault();
-      onRestack(key, e.key === ']' ? 'forward' : 'backward');
-    }
-  }, [finish]);
+  const onKeyDown = useCallback(
+    (e: KeyboardEvent<HTMLDivElement>, key: string) => {
+      const { layers: list, size: canvas, canEdit: editable, onNudge, onDelete, onDuplicate, onRestack, onSelect } = latest.current;
+      if (e.key === 'Escape') {
+        if (drag.current) finish(false);
+        else onSelect(null);
+        e.preventDefault();
+        return;
+      }
+      if (!editable || drag.current) return;
+      const layer = list.find((l) => l.key === key);
+      if (!layer) return;
+      const mod = e.ctrlKey || e.metaKey;
+      const nudged = !mod && !e.altKey ? nudgeRect(rectOf(layer.values, canvas), e.key, e.shiftKey) : null;
+      if (nudged) {
+        e.preventDefault();
+        onNudge(key, nudged);
+      } else if (e.key === 'Delete' || e.key === 'Backspace') {
+        e.preventDefault();
+        onDelete(key);
+      } else if (mod && (e.key === 'd' || e.key === 'D')) {
+        e.preventDefault();
+        onDuplicate(key);
+      } else if (e.key === ']' || e.key === '[') {
+        e.preventDefault();
+        onRestack(key, e.key === ']' ? 'forward' : 'backward');
+      }
+    },
+    [finish],
+  );
 
   useEffect(() => () => finish(false), [finish]);
 
@@ -302,7 +335,12 @@ export function Canvas(props: CanvasProps) {
         );
       })}
       {live?.guides.map((g, i) => (
-        <div key={`${g.axis}-${g.pos}-${i}`} className={`ce-guide ce-guide--${g.axis}`} data-testid="ce-guide" style={g.axis === 'x' ? { left: px(g.pos * scale) } : { top: px(g.pos * scale) }} />
+        <div
+          key={`${g.axis}-${g.pos}-${i}`}
+          className={`ce-guide ce-guide--${g.axis}`}
+          data-testid="ce-guide"
+          style={g.axis === 'x' ? { left: px(g.pos * scale) } : { top: px(g.pos * scale) }}
+        />
       ))}
     </div>
   );

@@ -7,7 +7,25 @@ import type { T } from './Canvas';
  * The canvas' panel: its toolbar (editors only), and in the measured room the canvas, or what is missing before there
  * can be one (a variant, then a slide) with the button that adds it.
  */
-export function CanvasPanel({ toolbar, roomRef, missing, canEdit, t, onAddVariant, onAddSlide, children }: { toolbar: ReactNode; roomRef: Ref<HTMLDivElement>; missing: 'variant' | 'slide' | null; canEdit: boolean; t: T; onAddVariant: () => void; onAddSlide: () => void; children: ReactNode }) {
+export function CanvasPanel({
+  toolbar,
+  roomRef,
+  missing,
+  canEdit,
+  t,
+  onAddVariant,
+  onAddSlide,
+  children,
+}: {
+  toolbar: ReactNode;
+  roomRef: Ref<HTMLDivElement>;
+  missing: 'variant' | 'slide' | null;
+  canEdit: boolean;
+  t: T;
+  onAddVariant: () => void;
+  onAddSlide: () => void;
+  children: ReactNode;
+}) {
   return (
     <section className="ce-panel ce-panel--canvas" aria-label={t('canvas.title')}>
       {toolbar}

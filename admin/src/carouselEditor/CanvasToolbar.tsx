@@ -35,7 +35,15 @@ export function CanvasToolbar({ size, hasSlide, selectedLayer, selectedIndex, co
   const [addMenu, setAddMenu] = useState<HTMLElement | null>(null);
   return (
     <div className="ce-toolbar" role="toolbar" aria-label={t('toolbar')}>
-      <Button size="small" variant="contained" startIcon={<AddIcon />} aria-haspopup="menu" aria-expanded={addMenu ? 'true' : undefined} onClick={(e) => setAddMenu(e.currentTarget)} disabled={!size || !hasSlide}>
+      <Button
+        size="small"
+        variant="contained"
+        startIcon={<AddIcon />}
+        aria-haspopup="menu"
+        aria-expanded={addMenu ? 'true' : undefined}
+        onClick={(e) => setAddMenu(e.currentTarget)}
+        disabled={!size || !hasSlide}
+      >
         {t('add_layer')}
       </Button>
       {addMenu ? (
@@ -57,10 +65,22 @@ export function CanvasToolbar({ size, hasSlide, selectedLayer, selectedIndex, co
           })}
         </Menu>
       ) : null}
-      <IconButton size="small" aria-label={t('forward')} title={t('forward_keys')} disabled={!selectedLayer || selectedIndex === count - 1} onClick={() => selectedLayer && onRestack(selectedLayer.key, 'forward')}>
+      <IconButton
+        size="small"
+        aria-label={t('forward')}
+        title={t('forward_keys')}
+        disabled={!selectedLayer || selectedIndex === count - 1}
+        onClick={() => selectedLayer && onRestack(selectedLayer.key, 'forward')}
+      >
         <FlipToFrontIcon fontSize="small" />
       </IconButton>
-      <IconButton size="small" aria-label={t('backward')} title={t('backward_keys')} disabled={!selectedLayer || selectedIndex === 0} onClick={() => selectedLayer && onRestack(selectedLayer.key, 'backward')}>
+      <IconButton
+        size="small"
+        aria-label={t('backward')}
+        title={t('backward_keys')}
+        disabled={!selectedLayer || selectedIndex === 0}
+        onClick={() => selectedLayer && onRestack(selectedLayer.key, 'backward')}
+      >
         <FlipToBackIcon fontSize="small" />
       </IconButton>
       <IconButton size="small" aria-label={t('duplicate')} title={t('duplicate_keys')} disabled={!selectedLayer} onClick={() => selectedLayer && onDuplicate(selectedLayer.key)}>

@@ -129,7 +129,12 @@ export function CarouselEditor({ accountId, carouselId, canEdit, api: givenApi }
   );
 
   return (
-    <Box ref={layout.rootRef} sx={editorStyles} className={`ce-root ${layout.wide ? 'ce-root--wide' : layout.medium ? 'ce-root--medium' : 'ce-root--narrow'}`} data-testid="carousel-editor">
+    <Box
+      ref={layout.rootRef}
+      sx={editorStyles}
+      className={`ce-root ${layout.wide ? 'ce-root--wide' : layout.medium ? 'ce-root--medium' : 'ce-root--narrow'}`}
+      data-testid="carousel-editor"
+    >
       <LiveRegion className="ce-sr" testId="ce-announcer" text={announcement} />
       {!canEdit ? <p className="ce-muted">{t('read_only')}</p> : null}
       <VariantBar
@@ -139,7 +144,15 @@ export function CarouselEditor({ accountId, carouselId, canEdit, api: givenApi }
         canEdit={canEdit}
         canUndo={state.undo.length > 0}
         canRedo={state.redo.length > 0}
-        status={<SaveStatus status={server.status} reason={server.status === 'error' ? failureText(server.failed?.error, translate) : ''} t={t} onRetry={() => server.queue.retry()} onReload={() => setDialog({ kind: 'reload' })} />}
+        status={
+          <SaveStatus
+            status={server.status}
+            reason={server.status === 'error' ? failureText(server.failed?.error, translate) : ''}
+            t={t}
+            onRetry={() => server.queue.retry()}
+            onReload={() => setDialog({ kind: 'reload' })}
+          />
+        }
         t={t}
         onSelect={records.onSelectVariant}
         onAdd={() => setDialog({ kind: 'variant' })}

@@ -40,7 +40,16 @@ export function EditorDialogs({ dialog, state, carouselId, t, onClose, onSlideSa
           key="slide"
           decl={slidesDecl}
           id={dialog.id}
-          title={dialog.id ? t('slides.edit_title', { name: titleOf(slidesDecl, state.slides.find((s) => s.sl_id === dialog.id)) }) : t('slides.new')}
+          title={
+            dialog.id
+              ? t('slides.edit_title', {
+                  name: titleOf(
+                    slidesDecl,
+                    state.slides.find((s) => s.sl_id === dialog.id),
+                  ),
+                })
+              : t('slides.new')
+          }
           defaults={{ sl_carouselid: carouselId }}
           hidden={SLIDE_HIDDEN}
           onClose={onClose}
@@ -53,7 +62,16 @@ export function EditorDialogs({ dialog, state, carouselId, t, onClose, onSlideSa
           key="variant"
           decl={variantsDecl}
           id={dialog.id}
-          title={dialog.id ? t('variants.edit_title', { name: titleOf(variantsDecl, state.variants.find((v) => v.v_id === dialog.id)) }) : t('variants.new')}
+          title={
+            dialog.id
+              ? t('variants.edit_title', {
+                  name: titleOf(
+                    variantsDecl,
+                    state.variants.find((v) => v.v_id === dialog.id),
+                  ),
+                })
+              : t('variants.new')
+          }
           defaults={{ v_carouselid: carouselId }}
           hidden={VARIANT_HIDDEN}
           onClose={onClose}

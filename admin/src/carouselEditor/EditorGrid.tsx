@@ -5,7 +5,23 @@ import type { ReactNode } from 'react';
  * and the preview on the right; medium: the slides beside the canvas, below them the layers beside the fields; narrow:
  * one column.
  */
-export function EditorGrid({ wide, medium, slides, layers, canvas, inspector, preview }: { wide: boolean; medium: boolean; slides: ReactNode; layers: ReactNode; canvas: ReactNode; inspector: ReactNode; preview: ReactNode }) {
+export function EditorGrid({
+  wide,
+  medium,
+  slides,
+  layers,
+  canvas,
+  inspector,
+  preview,
+}: {
+  wide: boolean;
+  medium: boolean;
+  slides: ReactNode;
+  layers: ReactNode;
+  canvas: ReactNode;
+  inspector: ReactNode;
+  preview: ReactNode;
+}) {
   return (
     <div className="ce-grid">
       {wide ? (

@@ -4,7 +4,21 @@ import { typeOf, type Layer } from './layerModel';
 import { TYPE_ICONS } from './typeIcons';
 
 /** The layers of the canvas, top first, to select one; a layer that cannot be saved as it is is marked. */
-export function LayerList({ layers, selected, invalid, onCanvas, t, onSelect }: { layers: readonly Layer[]; selected: string | null; invalid: ReadonlySet<string>; onCanvas: boolean; t: T; onSelect: (key: string) => void }) {
+export function LayerList({
+  layers,
+  selected,
+  invalid,
+  onCanvas,
+  t,
+  onSelect,
+}: {
+  layers: readonly Layer[];
+  selected: string | null;
+  invalid: ReadonlySet<string>;
+  onCanvas: boolean;
+  t: T;
+  onSelect: (key: string) => void;
+}) {
   return (
     <section className="ce-panel ce-panel--list" aria-labelledby="ce-layers-heading">
       <div className="ce-panel-head">

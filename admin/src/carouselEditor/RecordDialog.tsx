@@ -64,7 +64,13 @@ export function RecordDialog({ decl, id, title, defaults, hidden = [], onClose, 
             <EditForm decl={decl} overrides={overrides} onCancel={onClose} />
           </EditBase>
         ) : (
-          <CreateBase resource={decl.name} record={defaults} redirect={false} transform={(v: Row) => bodyFor(decl, 'create', { ...v, ...defaults })} mutationOptions={mutationOptions}>
+          <CreateBase
+            resource={decl.name}
+            record={defaults}
+            redirect={false}
+            transform={(v: Row) => bodyFor(decl, 'create', { ...v, ...defaults })}
+            mutationOptions={mutationOptions}
+          >
             <GeneratedForm decl={decl} mode="create" canSave canDelete={false} overrides={overrides} onCancel={onClose} staticToolbar maxWidth="none" />
           </CreateBase>
         )}

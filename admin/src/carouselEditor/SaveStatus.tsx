@@ -9,9 +9,29 @@ import type { SaveStatus as Status } from './useLayerSync';
 export function SaveStatus({ status, reason, t, onRetry, onReload }: { status: Status; reason: string; t: T; onRetry: () => void; onReload: () => void }) {
   return (
     <>
-      <span role="status" aria-live="polite" className={`ce-status ${status === 'error' ? 'ce-status--error' : status === 'invalid' ? 'ce-status--warning' : ''}`} data-testid="ce-save-status" data-status={status}>
-        {status === 'saving' ? <CircularProgress size={14} /> : status === 'saved' ? <CheckIcon fontSize="small" color="success" /> : status === 'idle' ? null : <ErrorIcon fontSize="small" />}
-        {status === 'saving' ? t('status.saving') : status === 'saved' ? t('status.saved') : status === 'invalid' ? t('status.invalid') : status === 'error' ? t('status.error', { reason }) : ''}
+      <span
+        role="status"
+        aria-live="polite"
+        className={`ce-status ${status === 'error' ? 'ce-status--error' : status === 'invalid' ? 'ce-status--warning' : ''}`}
+        data-testid="ce-save-status"
+        data-status={status}
+      >
+        {status === 'saving' ? (
+          <CircularProgress size={14} />
+        ) : status === 'saved' ? (
+          <CheckIcon fontSize="small" color="success" />
+        ) : status === 'idle' ? null : (
+          <ErrorIcon fontSize="small" />
+        )}
+        {status === 'saving'
+          ? t('status.saving')
+          : status === 'saved'
+            ? t('status.saved')
+            : status === 'invalid'
+              ? t('status.invalid')
+              : status === 'error'
+                ? t('status.error', { reason })
+                : ''}
       </span>
       {status === 'error' ? (
         <>

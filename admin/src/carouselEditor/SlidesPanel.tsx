@@ -37,7 +37,8 @@ export const SlidesPanel = memo(function SlidesPanel({ slides, selected, canEdit
   const title = (s: Row) => String(s.sl_title ?? '').trim() || t('slides.untitled');
   const meta = (s: Row) => {
     const ms = typeof s.sl_duration_ms === 'number' ? s.sl_duration_ms : null;
-    const duration = ms !== null ? t('slides.seconds', { seconds: seconds(ms) }) : defaultDurationMs !== null ? t('slides.default_seconds', { seconds: seconds(defaultDurationMs) }) : '';
+    const duration =
+      ms !== null ? t('slides.seconds', { seconds: seconds(ms) }) : defaultDurationMs !== null ? t('slides.default_seconds', { seconds: seconds(defaultDurationMs) }) : '';
     return [s.sl_subtitle ? String(s.sl_subtitle) : '', duration].filter(Boolean).join(' · ');
   };
   const current = slides.find((s) => String(s.sl_id) === selected);
@@ -65,7 +66,14 @@ export const SlidesPanel = memo(function SlidesPanel({ slides, selected, canEdit
           testId="ce-slides"
           renderRow={(s, index) => (
             <div className="ce-slide">
-              <button type="button" className="ce-slide-select" aria-current={s.id === selected ? 'true' : undefined} onClick={() => onSelect(s.id)} title={title(s)} data-testid="ce-slide">
+              <button
+                type="button"
+                className="ce-slide-select"
+                aria-current={s.id === selected ? 'true' : undefined}
+                onClick={() => onSelect(s.id)}
+                title={title(s)}
+                data-testid="ce-slide"
+              >
                 <span className="ce-slide-title">
                   {index + 1}. {title(s)}
                 </span>
@@ -80,7 +88,13 @@ export const SlidesPanel = memo(function SlidesPanel({ slides, selected, canEdit
           <Button size="small" startIcon={<EditIcon />} onClick={() => onEdit(String(current.sl_id))} aria-label={t('slides.edit_named', { name: title(current) })}>
             {t('slides.edit')}
           </Button>
-          <Button size="small" color="error" startIcon={<DeleteIcon />} onClick={() => onDelete(String(current.sl_id))} aria-label={t('slides.delete_named', { name: title(current) })}>
+          <Button
+            size="small"
+            color="error"
+            startIcon={<DeleteIcon />}
+            onClick={() => onDelete(String(current.sl_id))}
+            aria-label={t('slides.delete_named', { name: title(current) })}
+          >
             {t('slides.delete')}
           </Button>
         </div>

@@ -39,7 +39,15 @@ export function VariantBar({ variants, variantId, variant, canEdit, canUndo, can
         {variants.map((v) => {
           const on = v.v_id === variantId;
           return (
-            <Button key={String(v.v_id)} size="small" className="ce-variant" variant={on ? 'contained' : 'outlined'} aria-pressed={on} onClick={() => onSelect(String(v.v_id))} data-testid="ce-variant">
+            <Button
+              key={String(v.v_id)}
+              size="small"
+              className="ce-variant"
+              variant={on ? 'contained' : 'outlined'}
+              aria-pressed={on}
+              onClick={() => onSelect(String(v.v_id))}
+              data-testid="ce-variant"
+            >
               {String(v.v_title)}
               <span className="ce-variant-size">
                 {String(v.v_width)}×{String(v.v_height)}
@@ -54,10 +62,20 @@ export function VariantBar({ variants, variantId, variant, canEdit, canUndo, can
             </Button>
             {variant ? (
               <>
-                <IconButton size="small" aria-label={t('variants.edit', { name: String(variant.v_title) })} title={t('variants.edit', { name: String(variant.v_title) })} onClick={() => onEdit(String(variant.v_id))}>
+                <IconButton
+                  size="small"
+                  aria-label={t('variants.edit', { name: String(variant.v_title) })}
+                  title={t('variants.edit', { name: String(variant.v_title) })}
+                  onClick={() => onEdit(String(variant.v_id))}
+                >
                   <EditIcon fontSize="small" />
                 </IconButton>
-                <IconButton size="small" aria-label={t('variants.delete', { name: String(variant.v_title) })} title={t('variants.delete', { name: String(variant.v_title) })} onClick={() => onDelete(String(variant.v_id))}>
+                <IconButton
+                  size="small"
+                  aria-label={t('variants.delete', { name: String(variant.v_title) })}
+                  title={t('variants.delete', { name: String(variant.v_title) })}
+                  onClick={() => onDelete(String(variant.v_id))}
+                >
                   <DeleteIcon fontSize="small" />
                 </IconButton>
               </>

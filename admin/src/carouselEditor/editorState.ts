@@ -150,7 +150,15 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       const keep = (group: string) => parseGroup(group).slideId !== action.slideId;
       const layers = Object.fromEntries(Object.entries(state.layers).filter(([g]) => keep(g)));
       const slideId = state.slideId === action.slideId ? ((slides[Math.min(index, slides.length - 1)]?.sl_id as string | undefined) ?? null) : state.slideId;
-      return { ...state, slides, layers, slideId, selected: state.slideId === action.slideId ? null : state.selected, undo: prune(state.undo, keep), redo: prune(state.redo, keep) };
+      return {
+        ...state,
+        slides,
+        layers,
+        slideId,
+        selected: state.slideId === action.slideId ? null : state.selected,
+        undo: prune(state.undo, keep),
+        redo: prune(state.redo, keep),
+      };
     }
     case 'variantSaved': {
       const id = action.variant.v_id ?? action.variant.id;
@@ -164,7 +172,15 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       const keep = (group: string) => parseGroup(group).variantId !== action.variantId;
       const layers = Object.fromEntries(Object.entries(state.layers).filter(([g]) => keep(g)));
       const variantId = state.variantId === action.variantId ? ((variants[0]?.v_id as string | undefined) ?? null) : state.variantId;
-      return { ...state, variants, layers, variantId, selected: state.variantId === action.variantId ? null : state.selected, undo: prune(state.undo, keep), redo: prune(state.redo, keep) };
+      return {
+        ...state,
+        variants,
+        layers,
+        variantId,
+        selected: state.variantId === action.variantId ? null : state.selected,
+        undo: prune(state.undo, keep),
+        redo: prune(state.redo, keep),
+      };
     }
     case 'asset':
       return { ...state, assets: { ...state.assets, [String(action.asset.as_id ?? action.asset.id)]: action.asset } };

@@ -171,7 +171,10 @@ export function resizeRect(
     if (north) top = bottom - min;
     else bottom = top + min;
   }
-  return { rect: normalizeRect({ x: left, y: top, width: right - left, height: bottom - top }), guides: out.filter((g) => (g.axis === 'x' ? g.pos === left || g.pos === right : g.pos === top || g.pos === bottom)) };
+  return {
+    rect: normalizeRect({ x: left, y: top, width: right - left, height: bottom - top }),
+    guides: out.filter((g) => (g.axis === 'x' ? g.pos === left || g.pos === right : g.pos === top || g.pos === bottom)),
+  };
 }
 
 /** The arrow keys' step: 1 px, 10 px with Shift. */
@@ -199,7 +202,16 @@ export function centredRect(canvas: Size, aspect?: number, fraction = 0.4): Rect
 }
 
 /** Which cursor a handle shows. */
-export const HANDLE_CURSOR: Record<Handle, string> = { nw: 'nwse-resize', se: 'nwse-resize', ne: 'nesw-resize', sw: 'nesw-resize', n: 'ns-resize', s: 'ns-resize', e: 'ew-resize', w: 'ew-resize' };
+export const HANDLE_CURSOR: Record<Handle, string> = {
+  nw: 'nwse-resize',
+  se: 'nwse-resize',
+  ne: 'nesw-resize',
+  sw: 'nesw-resize',
+  n: 'ns-resize',
+  s: 'ns-resize',
+  e: 'ew-resize',
+  w: 'ew-resize',
+};
 
 /** A handle's place on the layer's box, as fractions of its width and height. */
 export const HANDLE_POSITION: Record<Handle, [number, number]> = { nw: [0, 0], n: [0.5, 0], ne: [1, 0], e: [1, 0.5], se: [1, 1], s: [0.5, 1], sw: [0, 1], w: [0, 0.5] };

@@ -43,7 +43,8 @@ export function layerOf(record: Row): Layer {
 
 export const typeOf = (values: Row): LayerType => values.ly_type as LayerType;
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+const num = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null;
 
 /** Where a layer sits on the canvas; no width or height stored: the rest of the canvas from its corner. */
 export function rectOf(values: Row, canvas: Size): Rect {

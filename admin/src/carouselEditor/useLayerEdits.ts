@@ -15,7 +15,14 @@ export const FIELD_SAVE_MS = 600;
  * `change` of the group shown, said aloud where the canvas does not show it, with the keyboard focus kept on the
  * canvas. A delete names the layer in `deletedToast` until the next edit.
  */
-export function useLayerEdits(stateRef: RefObject<EditorState>, dispatch: Dispatch<EditorAction>, saveAfter: (ms: number) => void, announce: (text: string) => void, t: T, stageRoomRef: RefObject<HTMLDivElement | null>) {
+export function useLayerEdits(
+  stateRef: RefObject<EditorState>,
+  dispatch: Dispatch<EditorAction>,
+  saveAfter: (ms: number) => void,
+  announce: (text: string) => void,
+  t: T,
+  stageRoomRef: RefObject<HTMLDivElement | null>,
+) {
   const [deletedToast, setDeletedToast] = useState<string | null>(null);
   const seq = useRef(0);
 
@@ -30,11 +37,11 @@ export function useLayerEdits(stateRef: RefObject<EditorState>, dispatch: Dispat
   );
 
   /** The group on the canvas and its layers, as they are now (for callbacks that must not change identity). */
-  const current = () => {
+  const current = useCallback(() => {
     const s = stateRef.current;
     const group = currentGroup(s);
     return { s, group, list: layersOf(s, group) };
-  };
+  }, [stateRef]);
 
   const onSelect = useCallback((key: string | null) => dispatch({ type: 'select', key }), [dispatch]);
 
@@ -42,18 +49,26 @@ export function useLayerEdits(stateRef: RefObject<EditorState>, dispatch: Dispat
     (key: string, rect: Rect) => {
       const { group, list } = current();
       if (!group) return;
-      change(group, list.map((l) => (l.key === key ? { ...l, values: withRect(l.values, rect) } : l)), { selected: key });
+      change(
+        group,
+        list.map((l) => (l.key === key ? { ...l, values: withRect(l.values, rect) } : l)),
+        { selected: key },
+      );
     },
-    [change],
+    [current, change],
   );
 
   const onNudge = useCallback(
     (key: string, rect: Rect) => {
       const { group, list } = current();
       if (!group) return;
-      change(group, list.map((l) => (l.key === key ? { ...l, values: withRect(l.values, rect) } : l)), { selected: key, merge: `nudge:${key}`, delay: NUDGE_SAVE_MS });
+      change(
+        group,
+        list.map((l) => (l.key === key ? { ...l, values: withRect(l.values, rect) } : l)),
+        { selected: key, merge: `nudge:${key}`, delay: NUDGE_SAVE_MS },
+      );
     },
-    [change],
+    [current, change],
   );
 
   const onField = useCallback(
@@ -61,25 +76,33 @@ export function useLayerEdits(stateRef: RefObject<EditorState>, dispatch: Dispat
       const { group, list } = current();
       if (!group) return;
       if (asset) dispatch({ type: 'asset', asset });
-      change(group, list.map((l) => (l.key === key ? { ...l, values: { ...l.values, [field]: value } } : l)), { merge: `field:${key}:${field}`, delay: FIELD_SAVE_MS });
+      change(
+        group,
+        list.map((l) => (l.key === key ? { ...l, values: { ...l.values, [field]: value } } : l)),
+        { merge: `field:${key}:${field}`, delay: FIELD_SAVE_MS },
+      );
     },
-    [change, dispatch],
+    [current, change, dispatch],
   );
 
-  const focusStage = () => requestAnimationFrame(() => stageRoomRef.current?.querySelector<HTMLElement>('.ce-stage')?.focus({ preventScroll: true }));
+  const focusStage = useCallback(() => requestAnimationFrame(() => stageRoomRef.current?.querySelector<HTMLElement>('.ce-stage')?.focus({ preventScroll: true })), [stageRoomRef]);
 
   const onDelete = useCallback(
     (key: string) => {
       const { group, list } = current();
       const layer = list.find((l) => l.key === key);
       if (!group || !layer) return;
-      change(group, list.filter((l) => l.key !== key), { selected: null });
+      change(
+        group,
+        list.filter((l) => l.key !== key),
+        { selected: null },
+      );
       const name = layerName(layer, t);
       setDeletedToast(name);
       announce(t('deleted', { name }));
       focusStage();
     },
-    [change, announce, t],
+    [current, change, announce, t, focusStage],
   );
 
   const newKey = () => `new-${Date.now().toString(36)}-${++seq.current}`;
@@ -94,7 +117,7 @@ export function useLayerEdits(stateRef: RefObject<EditorState>, dispatch: Dispat
       change(group, [...list.slice(0, index + 1), copy, ...list.slice(index + 1)], { selected: copy.key });
       announce(t('duplicated', { name: layerName(copy, t) }));
     },
-    [change, announce, t],
+    [current, change, announce, t],
   );
 
   const onRestack = useCallback(
@@ -106,7 +129,7 @@ export function useLayerEdits(stateRef: RefObject<EditorState>, dispatch: Dispat
       change(group, next, { selected: key });
       if (layer) announce(t('stacked', { name: layerName(layer, t), position: next.length - next.findIndex((l) => l.key === key), count: next.length }));
     },
-    [change, announce, t],
+    [current, change, announce, t],
   );
 
   const onAdd = useCallback(
@@ -121,7 +144,7 @@ export function useLayerEdits(stateRef: RefObject<EditorState>, dispatch: Dispat
       announce(t('added', { name: layerName(layer, t) }));
       requestAnimationFrame(() => stageRoomRef.current?.querySelector<HTMLElement>(`[data-layer="${layer.key}"]`)?.focus({ preventScroll: true }));
     },
-    [change, announce, t, dispatch],
+    [current, change, announce, t, dispatch, stageRoomRef],
   );
 
   const dismissDeletedToast = useCallback(() => setDeletedToast(null), []);

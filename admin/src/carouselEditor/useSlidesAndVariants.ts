@@ -19,7 +19,15 @@ export type DeleteDialog = Extract<DialogState, { kind: 'deleteSlide' | 'deleteV
 
 /** The name of the slide or variant a delete dialog asks about. */
 export function deletingName(s: EditorState, deleting: DeleteDialog): string {
-  return deleting.kind === 'deleteSlide' ? titleOf(slidesDecl, s.slides.find((x) => x.sl_id === deleting.id)) : titleOf(variantsDecl, s.variants.find((x) => x.v_id === deleting.id));
+  return deleting.kind === 'deleteSlide'
+    ? titleOf(
+        slidesDecl,
+        s.slides.find((x) => x.sl_id === deleting.id),
+      )
+    : titleOf(
+        variantsDecl,
+        s.variants.find((x) => x.v_id === deleting.id),
+      );
 }
 
 interface Deps {
@@ -45,7 +53,7 @@ export function useSlidesAndVariants({ api, stateRef, dispatch, sync, queue, tel
       try {
         await api.orderSlides(ids);
       } catch (e) {
-        throw new Error(failure(e));
+        throw new Error(failure(e), { cause: e });
       }
       const byId = new Map(stateRef.current.slides.map((s) => [String(s.sl_id), s]));
       dispatch({ type: 'slides', slides: ids.map((id) => byId.get(id)).filter((s): s is Row => Boolean(s)) });

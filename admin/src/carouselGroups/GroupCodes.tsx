@@ -76,7 +76,11 @@ export function GroupCodes({ accountId, groupId }: { accountId: string; groupId:
   const notify = useNotify();
   const { canCreate } = useResourceAccess(codes.name);
   const [creating, setCreating] = useState(false);
-  const { data = [], isPending, refetch } = useGetList(codes.name, { filter: { cc_groupid: groupId }, sort: { field: 'cc_created_at', order: 'ASC' }, pagination: { page: 1, perPage: 100 } });
+  const {
+    data = [],
+    isPending,
+    refetch,
+  } = useGetList(codes.name, { filter: { cc_groupid: groupId }, sort: { field: 'cc_created_at', order: 'ASC' }, pagination: { page: 1, perPage: 100 } });
   return (
     <Box data-testid="group-codes">
       <Typography color="text.secondary" sx={{ mb: 2 }}>
@@ -92,7 +96,12 @@ export function GroupCodes({ accountId, groupId }: { accountId: string; groupId:
           {data.map((code) => {
             const value = String(code.cc_code);
             return (
-              <Box component="li" key={code.id} data-testid="group-code" sx={{ display: 'flex', alignItems: 'center', gap: 2, p: 1, border: 1, borderColor: 'divider', borderRadius: 1, minWidth: 0 }}>
+              <Box
+                component="li"
+                key={code.id}
+                data-testid="group-code"
+                sx={{ display: 'flex', alignItems: 'center', gap: 2, p: 1, border: 1, borderColor: 'divider', borderRadius: 1, minWidth: 0 }}
+              >
                 <QrImage text={playerUrl(value)} size={56} label={translate('ls.codes.qr_label', { code: value })} />
                 <Box sx={{ flex: 1, minWidth: 0 }}>
                   <Typography sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontWeight: 700, letterSpacing: '0.08em' }} data-testid="group-code-value">
@@ -103,7 +112,12 @@ export function GroupCodes({ accountId, groupId }: { accountId: string; groupId:
                   </Typography>
                 </Box>
                 <Tooltip title={translate('ls.carouselGroups.open_code', { code: value })}>
-                  <IconButton component={LinkBase} to={consolePath(accountId, `codes/${code.id}`)} aria-label={translate('ls.carouselGroups.open_code', { code: value })} data-testid="group-code-open">
+                  <IconButton
+                    component={LinkBase}
+                    to={consolePath(accountId, `codes/${code.id}`)}
+                    aria-label={translate('ls.carouselGroups.open_code', { code: value })}
+                    data-testid="group-code-open"
+                  >
                     <EditIcon />
                   </IconButton>
                 </Tooltip>

@@ -20,7 +20,16 @@ export function QrImage({ text, size = 200, label }: { text: string; size?: numb
     return { side: m.size + QUIET_ZONE * 2, d: qrPath(m) };
   }, [text]);
   return (
-    <Box component="svg" viewBox={`0 0 ${side} ${side}`} role="img" aria-label={label} data-testid="code-qr" data-text={text} shapeRendering="crispEdges" sx={{ width: size, height: size, display: 'block' }}>
+    <Box
+      component="svg"
+      viewBox={`0 0 ${side} ${side}`}
+      role="img"
+      aria-label={label}
+      data-testid="code-qr"
+      data-text={text}
+      shapeRendering="crispEdges"
+      sx={{ width: size, height: size, display: 'block' }}
+    >
       <rect width={side} height={side} fill="#ffffff" />
       <path d={d} fill="#000000" />
     </Box>
@@ -42,7 +51,11 @@ function PrintSheet({ url, code, title }: { url: string; code: string; title: st
           },
         }}
       />
-      <Box className="ls-code-print" data-testid="code-print" sx={{ flexDirection: 'column', alignItems: 'center', textAlign: 'center', gap: '6mm', pt: '10mm', color: '#000', bgcolor: '#fff', fontFamily: 'system-ui, sans-serif' }}>
+      <Box
+        className="ls-code-print"
+        data-testid="code-print"
+        sx={{ flexDirection: 'column', alignItems: 'center', textAlign: 'center', gap: '6mm', pt: '10mm', color: '#000', bgcolor: '#fff', fontFamily: 'system-ui, sans-serif' }}
+      >
         <Box component="h1" sx={{ fontSize: '28pt', m: 0, fontWeight: 700 }}>
           {title}
         </Box>
@@ -88,7 +101,13 @@ export function CodeQrPanel({ code, title }: { code: string; title?: string | nu
         {code}
       </Typography>
       <Box sx={{ alignSelf: 'stretch', display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 0.5, minWidth: 0 }}>
-        <Link href={url} target="_blank" rel="noopener noreferrer" sx={{ display: 'block', maxWidth: '100%', fontFamily: 'monospace', fontSize: 13, overflowWrap: 'anywhere', textAlign: 'center' }} data-testid="code-player-url">
+        <Link
+          href={url}
+          target="_blank"
+          rel="noopener noreferrer"
+          sx={{ display: 'block', maxWidth: '100%', fontFamily: 'monospace', fontSize: 13, overflowWrap: 'anywhere', textAlign: 'center' }}
+          data-testid="code-player-url"
+        >
           {url}
         </Link>
         <CopyButton value={url} label={translate('ls.codes.player_address')} />
@@ -100,7 +119,12 @@ export function CodeQrPanel({ code, title }: { code: string; title?: string | nu
         <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => void png()} disabled={busy} data-testid="code-download-png">
           {translate('ls.codes.download_png')}
         </Button>
-        <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => download(new Blob([qrSvg(url, { title: heading })], { type: 'image/svg+xml' }), `code-${code}.svg`)} data-testid="code-download-svg">
+        <Button
+          variant="outlined"
+          startIcon={<DownloadIcon />}
+          onClick={() => download(new Blob([qrSvg(url, { title: heading })], { type: 'image/svg+xml' }), `code-${code}.svg`)}
+          data-testid="code-download-svg"
+        >
           {translate('ls.codes.download_svg')}
         </Button>
         <Button variant="outlined" startIcon={<PrintIcon />} onClick={() => window.print()} data-testid="code-print-button">

@@ -94,7 +94,13 @@ export function CollectionAssets({ accountId, collectionId }: { accountId: strin
                 {canUpdate && (
                   <Tooltip title={translate('ls.collections.remove', { name: asset.as_title })}>
                     <span>
-                      <IconButton onClick={() => void remove(asset)} disabled={saving} aria-label={translate('ls.collections.remove', { name: asset.as_title })} color="error" data-testid="collection-asset-remove">
+                      <IconButton
+                        onClick={() => void remove(asset)}
+                        disabled={saving}
+                        aria-label={translate('ls.collections.remove', { name: asset.as_title })}
+                        color="error"
+                        data-testid="collection-asset-remove"
+                      >
                         <RemoveIcon />
                       </IconButton>
                     </span>
@@ -110,7 +116,9 @@ export function CollectionAssets({ accountId, collectionId }: { accountId: strin
           {translate('ls.collections.add')}
         </Button>
       )}
-      {adding && <AssetPickerDialog open multiple title={translate('ls.collections.add_title')} exclude={ids} onClose={() => setAdding(false)} onChoose={(chosen) => void add(chosen)} />}
+      {adding && (
+        <AssetPickerDialog open multiple title={translate('ls.collections.add_title')} exclude={ids} onClose={() => setAdding(false)} onChoose={(chosen) => void add(chosen)} />
+      )}
     </Box>
   );
 }

@@ -43,7 +43,17 @@ function Figure({ label, hint, value, icon, to, testId }: { label: string; hint:
       </Box>
     </CardContent>
   );
-  return <Card variant="outlined">{to ? <CardActionArea component={LinkBase} to={to}>{body}</CardActionArea> : body}</Card>;
+  return (
+    <Card variant="outlined">
+      {to ? (
+        <CardActionArea component={LinkBase} to={to}>
+          {body}
+        </CardActionArea>
+      ) : (
+        body
+      )}
+    </Card>
+  );
 }
 
 /**

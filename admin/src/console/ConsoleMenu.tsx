@@ -22,12 +22,7 @@ export default function ConsoleMenu({ accountId }: { accountId: string }) {
         <Menu.Item to={`${consolePath(accountId)}/`} primaryText={translate('ls.console.menu.home')} leftIcon={iconOf('home')} />
       </BasenameContextProvider>
       {menuResourcesFor(session, accountId).map((d) => (
-        <Menu.Item
-          key={d.name}
-          to={consolePath(accountId, d.name)}
-          primaryText={translate(`resources.${d.name}.name`, { smart_count: 2, _: d.name })}
-          leftIcon={iconOf(d.icon)}
-        />
+        <Menu.Item key={d.name} to={consolePath(accountId, d.name)} primaryText={translate(`resources.${d.name}.name`, { smart_count: 2, _: d.name })} leftIcon={iconOf(d.icon)} />
       ))}
       {menuPagesFor(session, accountId).map((p) => (
         <Menu.Item key={p.name} to={consolePath(accountId, p.name)} primaryText={translate(`ls.console.menu.${p.name}`)} leftIcon={iconOf(p.name)} />

@@ -50,4 +50,3 @@ export function consoleAuthProvider(base: AuthProvider, accountId: string, sessi
     },
   };
 }
-

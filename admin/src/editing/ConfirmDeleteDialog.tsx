@@ -30,7 +30,23 @@ export interface ConfirmDeleteDialogProps {
 }
 
 /** The question before a delete: what goes, cancel or delete, and why a delete failed. */
-export function ConfirmDeleteDialog({ open, titleId, title, text, error, busy, cancelLabel, confirmLabel, onCancel, onConfirm, focusCancel, maxWidth, fullWidth, textTestId, confirmTestId }: ConfirmDeleteDialogProps) {
+export function ConfirmDeleteDialog({
+  open,
+  titleId,
+  title,
+  text,
+  error,
+  busy,
+  cancelLabel,
+  confirmLabel,
+  onCancel,
+  onConfirm,
+  focusCancel,
+  maxWidth,
+  fullWidth,
+  textTestId,
+  confirmTestId,
+}: ConfirmDeleteDialogProps) {
   return (
     <Dialog open={open} onClose={busy ? undefined : onCancel} aria-labelledby={titleId} maxWidth={maxWidth} fullWidth={fullWidth}>
       <DialogTitle id={titleId}>{title}</DialogTitle>

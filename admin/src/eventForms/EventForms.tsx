@@ -39,12 +39,7 @@ function AddEventForm({ eventId, linked, onAdded }: { eventId: string; linked: s
     }
   };
   return (
-    <Form
-      key={key}
-      onSubmit={submit}
-      noValidate
-      validate={(values) => validateRecord(eventForms, 'create', { ...values, ef_eventid: eventId })}
-    >
+    <Form key={key} onSubmit={submit} noValidate validate={(values) => validateRecord(eventForms, 'create', { ...values, ef_eventid: eventId })}>
       <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: { xs: 'wrap', sm: 'nowrap' }, maxWidth: 640 }}>
         <Box sx={{ flex: '1 1 260px', minWidth: 0 }}>
           <Input source="ef_formid" meta={formMeta} decl={eventForms} mode="create" exclude={linked} />
@@ -66,7 +61,11 @@ export function EventForms({ accountId, eventId }: { accountId: string; eventId:
   const translate = useTranslate();
   const notify = useNotify();
   const { canCreate, canUpdate, canDelete } = useResourceAccess(eventForms.name);
-  const { data = [], isPending, refetch } = useGetList<Row>(eventForms.name, {
+  const {
+    data = [],
+    isPending,
+    refetch,
+  } = useGetList<Row>(eventForms.name, {
     filter: { ef_eventid: eventId },
     sort: { field: 'ef_order', order: 'ASC' },
     pagination: { page: 1, perPage: 500 },
@@ -88,7 +87,7 @@ export function EventForms({ accountId, eventId }: { accountId: string; eventId:
     } catch (e) {
       const text = failureText(e, translate);
       notify(text, { type: 'error' });
-      throw new Error(text);
+      throw new Error(text, { cause: e });
     }
   }
 
@@ -142,7 +141,11 @@ export function EventForms({ accountId, eventId }: { accountId: string; eventId:
                       )}
                     </Box>
                     <Tooltip title={translate('ls.console.event_forms.open', { name: nameOf(row) })}>
-                      <IconButton component={LinkBase} to={consolePath(accountId, `forms/${String(row.ef_formid)}`)} aria-label={translate('ls.console.event_forms.open', { name: nameOf(row) })}>
+                      <IconButton
+                        component={LinkBase}
+                        to={consolePath(accountId, `forms/${String(row.ef_formid)}`)}
+                        aria-label={translate('ls.console.event_forms.open', { name: nameOf(row) })}
+                      >
                         <EditIcon />
                       </IconButton>
                     </Tooltip>

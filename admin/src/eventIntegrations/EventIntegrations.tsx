@@ -69,7 +69,21 @@ function AddEventIntegration({ eventId, linked, onAdded }: { eventId: string; li
 }
 
 /** One event integration: the provider, and its event id there (editable in place with the update bit). */
-function EventIntegrationRow({ row, title, canUpdate, canDelete, onRemove, onSaved }: { row: Row; title: string; canUpdate: boolean; canDelete: boolean; onRemove: () => void; onSaved: () => void }) {
+function EventIntegrationRow({
+  row,
+  title,
+  canUpdate,
+  canDelete,
+  onRemove,
+  onSaved,
+}: {
+  row: Row;
+  title: string;
+  canUpdate: boolean;
+  canDelete: boolean;
+  onRemove: () => void;
+  onSaved: () => void;
+}) {
   const translate = useTranslate();
   const notify = useNotify();
   const [update] = useUpdate();
@@ -118,7 +132,11 @@ export function EventIntegrations({ accountId, eventId }: { accountId: string; e
   const translate = useTranslate();
   const notify = useNotify();
   const { canCreate, canUpdate, canDelete } = useResourceAccess(decl.name);
-  const { data = [], isPending, refetch } = useGetList<Row>(decl.name, { filter: { ei_eventid: eventId }, sort: { field: 'ei_created_at', order: 'ASC' }, pagination: { page: 1, perPage: 500 } });
+  const {
+    data = [],
+    isPending,
+    refetch,
+  } = useGetList<Row>(decl.name, { filter: { ei_eventid: eventId }, sort: { field: 'ei_created_at', order: 'ASC' }, pagination: { page: 1, perPage: 500 } });
   const { total: integrationCount } = useGetList(integrations.name, { pagination: { page: 1, perPage: 1 } });
   const { data: integrationRows = [] } = useGetMany<Row>(integrations.name, { ids: data.map((r) => r.ei_integrationid as string) }, { enabled: data.length > 0 });
   const [removing, setRemoving] = useState<Row | null>(null);
@@ -154,7 +172,15 @@ export function EventIntegrations({ accountId, eventId }: { accountId: string; e
         {data.length > 0 && (
           <Box component="ul" sx={{ listStyle: 'none', m: 0, mb: 3, p: 0, display: 'flex', flexDirection: 'column', gap: 1, maxWidth: 720 }}>
             {data.map((row) => (
-              <EventIntegrationRow key={row.id} row={row} title={titleOfRow(row)} canUpdate={canUpdate} canDelete={canDelete} onRemove={() => setRemoving(row)} onSaved={() => void refetch()} />
+              <EventIntegrationRow
+                key={row.id}
+                row={row}
+                title={titleOfRow(row)}
+                canUpdate={canUpdate}
+                canDelete={canDelete}
+                onRemove={() => setRemoving(row)}
+                onSaved={() => void refetch()}
+              />
             ))}
           </Box>
         )}

@@ -14,8 +14,7 @@ import { useConsoleAccount } from '../console/ConsoleContext';
 import { EventForms } from '../eventForms/EventForms';
 import { EventIntegrations } from '../eventIntegrations/EventIntegrations';
 
-const TABS = ['details', 'forms', 'integrations'] as const;
-type TabName = (typeof TABS)[number];
+type TabName = 'details' | 'forms' | 'integrations';
 
 /**
  * /console/{a}/events/{id}: the event in tabs: its generated form (access type, dates, owner from the members,

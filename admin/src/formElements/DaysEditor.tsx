@@ -7,7 +7,16 @@ import { isIsoDate } from '../../../resources/answers';
 import type { T } from './ElementList';
 
 /** A small editor for a list of dates (YYYY-MM-DD): a date input with Add, and each date with a remove button. */
-export function DaysEditor({ id, label, days, onChange, error, locale, t, translateError }: {
+export function DaysEditor({
+  id,
+  label,
+  days,
+  onChange,
+  error,
+  locale,
+  t,
+  translateError,
+}: {
   id: string;
   label: string;
   days: readonly string[];

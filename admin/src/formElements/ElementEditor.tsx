@@ -100,7 +100,11 @@ export const ElementEditor = memo(function ElementEditor(props: ElementEditorPro
     }
   };
   const nameHelp = draft.id || draft.nameTouched ? t('fields.name_help') : `${t('fields.name_help')} ${t('fields.name_suggested')}`;
-  const listHelp = draft.listId ? (itemCount === undefined ? t('fields.list_loading') : t('fields.list_items', { count: itemCount, smart_count: itemCount })) : t('fields.list_help');
+  const listHelp = draft.listId
+    ? itemCount === undefined
+      ? t('fields.list_loading')
+      : t('fields.list_items', { count: itemCount, smart_count: itemCount })
+    : t('fields.list_help');
 
   // Each input is its own memoised component: a keystroke redraws the input typed in (and the heading), not the form.
   return (
@@ -110,18 +114,45 @@ export const ElementEditor = memo(function ElementEditor(props: ElementEditorPro
       </h3>
       <TextInput id={idOf('title')} draftKey={key} field="title" value={draft.title} label={t('fields.title')} error={err('fe_title')} required onEdit={onEdit} />
       <TextInput id={idOf('name')} draftKey={key} field="name" value={draft.name} label={t('fields.name')} help={nameHelp} error={err('fe_name')} required onEdit={onEdit} />
-      <TextInput id={idOf('external')} draftKey={key} field="external" value={draft.external} label={t('fields.external')} help={t('fields.external_help')} error={err('fe_external_name')} onEdit={onEdit} />
+      <TextInput
+        id={idOf('external')}
+        draftKey={key}
+        field="external"
+        value={draft.external}
+        label={t('fields.external')}
+        help={t('fields.external_help')}
+        error={err('fe_external_name')}
+        onEdit={onEdit}
+      />
       <TypeSelect id={idOf('type')} draftKey={key} value={draft.type} error={err('fe_type')} t={t} onEdit={onEdit} />
       <RequiredBox id={idOf('required')} draftKey={key} checked={draft.required} label={t('fields.required')} onEdit={onEdit} />
       {isListType(draft.type) ? (
-        <ListPicker id={idOf('list')} draftKey={key} lists={listOptions} loading={lists === null} listId={draft.listId} error={err('fe_listid')} help={listHelp} t={t} onEdit={onEdit} />
+        <ListPicker
+          id={idOf('list')}
+          draftKey={key}
+          lists={listOptions}
+          loading={lists === null}
+          listId={draft.listId}
+          error={err('fe_listid')}
+          help={listHelp}
+          t={t}
+          onEdit={onEdit}
+        />
       ) : null}
       <OptionsSection
         base={base}
         draftKey={key}
         type={draft.type}
         options={draft.options}
-        errors={{ min: err('opt_min'), max: err('opt_max'), step: err('opt_step'), max_length: err('opt_max_length'), days: err('opt_days'), disabled: err('opt_disabled'), options: err('fe_options') }}
+        errors={{
+          min: err('opt_min'),
+          max: err('opt_max'),
+          step: err('opt_step'),
+          max_length: err('opt_max_length'),
+          days: err('opt_days'),
+          disabled: err('opt_disabled'),
+          options: err('fe_options'),
+        }}
         locale={locale}
         t={t}
         translate={translate}
@@ -132,14 +163,34 @@ export const ElementEditor = memo(function ElementEditor(props: ElementEditorPro
           {errors._form}
         </Alert>
       ) : null}
-      <EditorActions id={idOf('save')} draftKey={key} saving={draft.saving} dirty={dirty} stored={Boolean(draft.id)} failed={Boolean(errors._form)} t={t} onDiscard={onDiscard} onDelete={onDelete} />
+      <EditorActions
+        id={idOf('save')}
+        draftKey={key}
+        saving={draft.saving}
+        dirty={dirty}
+        stored={Boolean(draft.id)}
+        failed={Boolean(errors._form)}
+        t={t}
+        onDiscard={onDiscard}
+        onDelete={onDelete}
+      />
     </form>
   );
 });
 
 type OnEdit = ElementEditorProps['onEdit'];
 
-const EditorActions = memo(function EditorActions({ id, draftKey, saving, dirty, stored, failed, t, onDiscard, onDelete }: {
+const EditorActions = memo(function EditorActions({
+  id,
+  draftKey,
+  saving,
+  dirty,
+  stored,
+  failed,
+  t,
+  onDiscard,
+  onDelete,
+}: {
   id: string;
   draftKey: string;
   saving: boolean;
@@ -170,7 +221,17 @@ const EditorActions = memo(function EditorActions({ id, draftKey, saving, dirty,
   );
 });
 
-const TextInput = memo(function TextInput({ id, draftKey, field, value, label, help, error, required = false, onEdit }: {
+const TextInput = memo(function TextInput({
+  id,
+  draftKey,
+  field,
+  value,
+  label,
+  help,
+  error,
+  required = false,
+  onEdit,
+}: {
   id: string;
   draftKey: string;
   field: 'title' | 'name' | 'external';
@@ -197,9 +258,34 @@ const TextInput = memo(function TextInput({ id, draftKey, field, value, label, h
   );
 });
 
-const TypeSelect = memo(function TypeSelect({ id, draftKey, value, error, t, onEdit }: { id: string; draftKey: string; value: Draft['type']; error?: string; t: T; onEdit: OnEdit }) {
+const TypeSelect = memo(function TypeSelect({
+  id,
+  draftKey,
+  value,
+  error,
+  t,
+  onEdit,
+}: {
+  id: string;
+  draftKey: string;
+  value: Draft['type'];
+  error?: string;
+  t: T;
+  onEdit: OnEdit;
+}) {
   return (
-    <TextField id={id} select label={t('fields.type')} value={value} required fullWidth size="small" onChange={(e) => onEdit(draftKey, { type: e.target.value as Draft['type'] })} error={Boolean(error)} helperText={error}>
+    <TextField
+      id={id}
+      select
+      label={t('fields.type')}
+      value={value}
+      required
+      fullWidth
+      size="small"
+      onChange={(e) => onEdit(draftKey, { type: e.target.value as Draft['type'] })}
+      error={Boolean(error)}
+      helperText={error}
+    >
       {ELEMENT_TYPES.map((type) => {
         const Icon = TYPE_ICONS[type];
         return (
@@ -217,7 +303,17 @@ const RequiredBox = memo(function RequiredBox({ id, draftKey, checked, label, on
   return <FormControlLabel control={<Checkbox id={id} checked={checked} onChange={(e) => onEdit(draftKey, { required: e.target.checked })} />} label={label} />;
 });
 
-const ListPicker = memo(function ListPicker({ id, draftKey, lists, loading, listId, error, help, t, onEdit }: {
+const ListPicker = memo(function ListPicker({
+  id,
+  draftKey,
+  lists,
+  loading,
+  listId,
+  error,
+  help,
+  t,
+  onEdit,
+}: {
   id: string;
   draftKey: string;
   lists: readonly ListRecord[];
@@ -254,7 +350,16 @@ const ListPicker = memo(function ListPicker({ id, draftKey, lists, loading, list
 
 type OptionErrors = Partial<Record<'min' | 'max' | 'step' | 'max_length' | 'days' | 'disabled' | 'options', string>>;
 
-const NumberInput = memo(function NumberInput({ id, draftKey, option, value, label, help, error, onOption }: {
+const NumberInput = memo(function NumberInput({
+  id,
+  draftKey,
+  option,
+  value,
+  label,
+  help,
+  error,
+  onOption,
+}: {
   id: string;
   draftKey: string;
   option: 'min' | 'max' | 'step' | 'max_length';
@@ -280,7 +385,17 @@ const NumberInput = memo(function NumberInput({ id, draftKey, option, value, lab
 
 /** The type's options; errors come in as translated texts, so the section redraws only when they change. */
 const OptionsSection = memo(
-  function OptionsSection({ base, draftKey, type, options, errors, locale, t, translate, onOption }: {
+  function OptionsSection({
+    base,
+    draftKey,
+    type,
+    options,
+    errors,
+    locale,
+    t,
+    translate,
+    onOption,
+  }: {
     base: string;
     draftKey: string;
     type: Draft['type'];
@@ -310,11 +425,32 @@ const OptionsSection = memo(
         ) : type === 'text' || type === 'textarea' ? (
           number('max_length', t('options.max_length'), t('options.max_length_help'))
         ) : type === 'toggle' || type === 'checkbox' ? (
-          <FormControlLabel control={<Switch id={idOf('default')} checked={options.default} onChange={(e) => onOption(draftKey, 'default', e.target.checked)} />} label={t('options.default')} />
+          <FormControlLabel
+            control={<Switch id={idOf('default')} checked={options.default} onChange={(e) => onOption(draftKey, 'default', e.target.checked)} />}
+            label={t('options.default')}
+          />
         ) : type === 'date_selector_days' ? (
           <>
-            <DaysEditor id={idOf('days')} label={t('options.days')} days={options.days} onChange={(days) => onOption(draftKey, 'days', days)} error={errors.days} locale={locale} t={t} translateError={(k) => translate(k)} />
-            <DaysEditor id={idOf('disabled')} label={t('options.disabled')} days={options.disabled} onChange={(days) => onOption(draftKey, 'disabled', days)} error={errors.disabled} locale={locale} t={t} translateError={(k) => translate(k)} />
+            <DaysEditor
+              id={idOf('days')}
+              label={t('options.days')}
+              days={options.days}
+              onChange={(days) => onOption(draftKey, 'days', days)}
+              error={errors.days}
+              locale={locale}
+              t={t}
+              translateError={(k) => translate(k)}
+            />
+            <DaysEditor
+              id={idOf('disabled')}
+              label={t('options.disabled')}
+              days={options.disabled}
+              onChange={(days) => onOption(draftKey, 'disabled', days)}
+              error={errors.disabled}
+              locale={locale}
+              t={t}
+              translateError={(k) => translate(k)}
+            />
           </>
         ) : (
           <p className="fd-muted">{t('options.none')}</p>
@@ -350,7 +486,8 @@ function ReadOnlyElement({ draft, list, itemCount, t, translate }: { draft: Draf
     [t('fields.type'), t(`types.${draft.type}`)],
     [t('fields.required'), yesNo(draft.required)],
   ];
-  if (isListType(draft.type)) rows.push([t('fields.list'), `${list?.l_title ?? draft.listId}${itemCount !== undefined ? ` (${t('fields.list_items', { count: itemCount, smart_count: itemCount })})` : ''}`]);
+  if (isListType(draft.type))
+    rows.push([t('fields.list'), `${list?.l_title ?? draft.listId}${itemCount !== undefined ? ` (${t('fields.list_items', { count: itemCount, smart_count: itemCount })})` : ''}`]);
   if (draft.type === 'slider') rows.push([t('options.min'), o.min || '0'], [t('options.max'), o.max || '100'], [t('options.step'), o.step || '1']);
   if ((draft.type === 'text' || draft.type === 'textarea') && o.max_length) rows.push([t('options.max_length'), o.max_length]);
   if (draft.type === 'toggle' || draft.type === 'checkbox') rows.push([t('options.default'), yesNo(o.default)]);

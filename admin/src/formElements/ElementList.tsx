@@ -129,24 +129,27 @@ export const ElementList = memo(function ElementList(props: ElementListProps) {
   }, []);
 
   // Arrows walk the rows (one tab stop for the list), Home and End jump.
-  const onSelectKeyDown = useCallback((e: KeyboardEvent<HTMLButtonElement>, key: string) => {
-    if (e.altKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
-      // the same shortcut as on the handle
-      const handle = (e.currentTarget.parentElement as HTMLElement).querySelector<HTMLButtonElement>('.fd-handle');
-      if (handle) {
-        onHandleKeyDown(e, key);
-        requestAnimationFrame(() => (e.target as HTMLElement).isConnected && (e.target as HTMLElement).focus());
+  const onSelectKeyDown = useCallback(
+    (e: KeyboardEvent<HTMLButtonElement>, key: string) => {
+      if (e.altKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
+        // the same shortcut as on the handle
+        const handle = (e.currentTarget.parentElement as HTMLElement).querySelector<HTMLButtonElement>('.fd-handle');
+        if (handle) {
+          onHandleKeyDown(e, key);
+          requestAnimationFrame(() => (e.target as HTMLElement).isConnected && (e.target as HTMLElement).focus());
+        }
+        return;
       }
-      return;
-    }
-    const buttons = [...(scrollRef.current?.querySelectorAll<HTMLButtonElement>('.fd-select') ?? [])];
-    const i = buttons.indexOf(e.currentTarget);
-    const target = e.key === 'ArrowDown' ? i + 1 : e.key === 'ArrowUp' ? i - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? buttons.length - 1 : -1;
-    if (target < 0 || target >= buttons.length || target === i) return;
-    e.preventDefault();
-    buttons[target].focus();
-    buttons[target].scrollIntoView?.({ block: 'nearest' });
-  }, [onHandleKeyDown]);
+      const buttons = [...(scrollRef.current?.querySelectorAll<HTMLButtonElement>('.fd-select') ?? [])];
+      const i = buttons.indexOf(e.currentTarget);
+      const target = e.key === 'ArrowDown' ? i + 1 : e.key === 'ArrowUp' ? i - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? buttons.length - 1 : -1;
+      if (target < 0 || target >= buttons.length || target === i) return;
+      e.preventDefault();
+      buttons[target].focus();
+      buttons[target].scrollIntoView?.({ block: 'nearest' });
+    },
+    [onHandleKeyDown],
+  );
 
   // ---- pointer
 
@@ -219,12 +222,18 @@ export const ElementList = memo(function ElementList(props: ElementListProps) {
     say(tr('dropped', { name: nameOf(list[drag.from]), position: drag.to + 1, count: order.length }));
   }, []);
 
-  const onHandlePointerUp = useCallback((e: PointerEvent<HTMLButtonElement>) => {
-    if (dragRef.current?.pointerId === e.pointerId) endDrag(true);
-  }, [endDrag]);
-  const onHandlePointerCancel = useCallback((e: PointerEvent<HTMLButtonElement>) => {
-    if (dragRef.current?.pointerId === e.pointerId) endDrag(false);
-  }, [endDrag]);
+  const onHandlePointerUp = useCallback(
+    (e: PointerEvent<HTMLButtonElement>) => {
+      if (dragRef.current?.pointerId === e.pointerId) endDrag(true);
+    },
+    [endDrag],
+  );
+  const onHandlePointerCancel = useCallback(
+    (e: PointerEvent<HTMLButtonElement>) => {
+      if (dragRef.current?.pointerId === e.pointerId) endDrag(false);
+    },
+    [endDrag],
+  );
 
   useEffect(() => () => endDrag(false), [endDrag]);
 

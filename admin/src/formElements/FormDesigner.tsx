@@ -188,7 +188,13 @@ export function FormDesigner({ accountId, formId, canEdit }: FormDesignerProps) 
               </h2>
               <p className="fd-muted">{t('preview_hint')}</p>
             </div>
-            <DesignerPreview elements={previewElements} selectedId={state.selected} texts={texts} locale={rendererLocale} colorScheme={theme.palette.mode === 'dark' ? 'dark' : 'light'} />
+            <DesignerPreview
+              elements={previewElements}
+              selectedId={state.selected}
+              texts={texts}
+              locale={rendererLocale}
+              colorScheme={theme.palette.mode === 'dark' ? 'dark' : 'light'}
+            />
           </section>
         }
       />

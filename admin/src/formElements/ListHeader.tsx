@@ -17,7 +17,15 @@ export const ListHeader = memo(function ListHeader({ count, canEdit, t, onAdd }:
       </h2>
       {canEdit ? (
         <>
-          <Button size="small" variant="contained" startIcon={<AddIcon />} aria-haspopup="menu" aria-expanded={anchor ? 'true' : undefined} aria-controls={anchor ? 'fd-add-menu' : undefined} onClick={(e) => setAnchor(e.currentTarget)}>
+          <Button
+            size="small"
+            variant="contained"
+            startIcon={<AddIcon />}
+            aria-haspopup="menu"
+            aria-expanded={anchor ? 'true' : undefined}
+            aria-controls={anchor ? 'fd-add-menu' : undefined}
+            onClick={(e) => setAnchor(e.currentTarget)}
+          >
             {t('add')}
           </Button>
           {anchor ? (

@@ -86,7 +86,22 @@ export type ErrorField =
   | '_form';
 
 /** The fields in screen order: the first failing one gets the focus. */
-export const ERROR_ORDER: ErrorField[] = ['fe_title', 'fe_name', 'fe_external_name', 'fe_type', 'fe_is_required', 'fe_listid', 'opt_min', 'opt_max', 'opt_step', 'opt_max_length', 'opt_days', 'opt_disabled', 'fe_options', '_form'];
+export const ERROR_ORDER: ErrorField[] = [
+  'fe_title',
+  'fe_name',
+  'fe_external_name',
+  'fe_type',
+  'fe_is_required',
+  'fe_listid',
+  'opt_min',
+  'opt_max',
+  'opt_step',
+  'opt_max_length',
+  'opt_days',
+  'opt_disabled',
+  'fe_options',
+  '_form',
+];
 
 export const EMPTY_OPTIONS: OptionDraft = { min: '', max: '', step: '', max_length: '', default: false, days: [], disabled: [] };
 
@@ -148,7 +163,21 @@ export function newDraft(key: string, type: ElementType, title: string, taken: I
 }
 
 const snapshot = (f: DraftFields) =>
-  JSON.stringify([f.title, f.name, f.external, f.type, f.required, f.listId, f.options.min, f.options.max, f.options.step, f.options.max_length, f.options.default, f.options.days, f.options.disabled]);
+  JSON.stringify([
+    f.title,
+    f.name,
+    f.external,
+    f.type,
+    f.required,
+    f.listId,
+    f.options.min,
+    f.options.max,
+    f.options.step,
+    f.options.max_length,
+    f.options.default,
+    f.options.days,
+    f.options.disabled,
+  ]);
 
 const dirtyCache = new WeakMap<Draft, boolean>();
 /** Typed but not stored (a new element always is). */
@@ -310,7 +339,15 @@ export function clearedBy(patch: Partial<DraftFields>): ErrorField[] {
 }
 
 export function optionErrorsCleared(key: keyof OptionDraft): ErrorField[] {
-  const field: Record<keyof OptionDraft, ErrorField> = { min: 'opt_min', max: 'opt_max', step: 'opt_step', max_length: 'opt_max_length', default: 'fe_options', days: 'opt_days', disabled: 'opt_disabled' };
+  const field: Record<keyof OptionDraft, ErrorField> = {
+    min: 'opt_min',
+    max: 'opt_max',
+    step: 'opt_step',
+    max_length: 'opt_max_length',
+    default: 'fe_options',
+    days: 'opt_days',
+    disabled: 'opt_disabled',
+  };
   // min and max are checked together
   return key === 'min' || key === 'max' ? ['_form', 'fe_options', 'opt_min', 'opt_max'] : ['_form', 'fe_options', field[key]];
 }

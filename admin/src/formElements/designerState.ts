@@ -59,7 +59,12 @@ export function reducer(state: State, action: Action): State {
       return { ...state, status: 'failed' };
     case 'add': {
       const key = `new-${state.seq + 1}`;
-      const draft = newDraft(key, action.elementType, action.title, state.drafts.map((d) => d.name));
+      const draft = newDraft(
+        key,
+        action.elementType,
+        action.title,
+        state.drafts.map((d) => d.name),
+      );
       return { ...state, seq: state.seq + 1, drafts: [...state.drafts, draft], selected: key };
     }
     case 'select':
@@ -69,7 +74,10 @@ export function reducer(state: State, action: Action): State {
         const next: Draft = { ...d, ...action.patch, errors: without(d.errors, clearedBy(action.patch)) };
         if ('name' in action.patch) next.nameTouched = true;
         else if ('title' in action.patch && !d.id && !d.nameTouched) {
-          next.name = suggestName(next.title, state.drafts.filter((o) => o.key !== d.key).map((o) => o.name));
+          next.name = suggestName(
+            next.title,
+            state.drafts.filter((o) => o.key !== d.key).map((o) => o.name),
+          );
         }
         return next;
       });

@@ -95,12 +95,31 @@ export const designerStyles = (theme: Theme): SystemStyleObject<Theme> => ({
   '& .fd-required': { color: theme.palette.error.main },
   '& .fd-row-error': { color: theme.palette.error.main },
   '& .fd-dirty': { color: theme.palette.primary.main, fontSize: '0.7rem' },
-  '& .fd-drop-indicator': { position: 'absolute', left: 0, right: 0, height: 3, background: theme.palette.primary.main, borderRadius: 2, display: 'none', pointerEvents: 'none', zIndex: 3 },
+  '& .fd-drop-indicator': {
+    position: 'absolute',
+    left: 0,
+    right: 0,
+    height: 3,
+    background: theme.palette.primary.main,
+    borderRadius: 2,
+    display: 'none',
+    pointerEvents: 'none',
+    zIndex: 3,
+  },
 
   // the editor
   '& .fd-editor': { display: 'flex', flexDirection: 'column', gap: 1.5 },
   '& .fd-editor-heading': { fontSize: '1.0625rem', fontWeight: 600, margin: 0, overflowWrap: 'anywhere' },
-  '& .fd-options': { border: `1px solid ${theme.palette.divider}`, borderRadius: `${theme.shape.borderRadius}px`, padding: '8px 12px 12px', margin: 0, display: 'flex', flexDirection: 'column', gap: 1, minWidth: 0 },
+  '& .fd-options': {
+    border: `1px solid ${theme.palette.divider}`,
+    borderRadius: `${theme.shape.borderRadius}px`,
+    padding: '8px 12px 12px',
+    margin: 0,
+    display: 'flex',
+    flexDirection: 'column',
+    gap: 1,
+    minWidth: 0,
+  },
   '& .fd-options-legend, & .fd-days-legend': { fontSize: '0.875rem', fontWeight: 600, padding: '0 4px' },
   '& .fd-option-row': { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(96px, 1fr))', gap: 1 },
   '& .fd-days': { border: 0, padding: 0, margin: 0, minWidth: 0 },
@@ -112,7 +131,14 @@ export const designerStyles = (theme: Theme): SystemStyleObject<Theme> => ({
   '& .fd-editor-actions': { display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' },
   '& .fd-editor-status': { color: theme.palette.text.secondary, fontSize: '0.875rem' },
   '& .fd-editor-delete': { ml: 'auto' },
-  '& .fd-readonly': { margin: 0, display: 'grid', gap: 1, '& div': { display: 'grid', gridTemplateColumns: 'minmax(8rem, 30%) 1fr', gap: 1 }, '& dt': { color: theme.palette.text.secondary }, '& dd': { margin: 0, overflowWrap: 'anywhere' } },
+  '& .fd-readonly': {
+    margin: 0,
+    display: 'grid',
+    gap: 1,
+    '& div': { display: 'grid', gridTemplateColumns: 'minmax(8rem, 30%) 1fr', gap: 1 },
+    '& dt': { color: theme.palette.text.secondary },
+    '& dd': { margin: 0, overflowWrap: 'anywhere' },
+  },
 
   // the preview
   '&.fd-root--wide .fd-preview-head, &.fd-root--medium .fd-preview-head': {

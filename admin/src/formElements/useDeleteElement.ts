@@ -4,7 +4,14 @@ import type { Action, State } from './designerState';
 import type { T } from './ElementList';
 
 /** Deleting an element after its dialog (an unsaved one is only dropped); `confirm` is the element asked about. */
-export function useDeleteElement(api: DesignerApi, stateRef: RefObject<State>, dispatch: Dispatch<Action>, announce: (text: string) => void, t: T, failure: (e: unknown) => string) {
+export function useDeleteElement(
+  api: DesignerApi,
+  stateRef: RefObject<State>,
+  dispatch: Dispatch<Action>,
+  announce: (text: string) => void,
+  t: T,
+  failure: (e: unknown) => string,
+) {
   const [confirm, setConfirm] = useState<{ key: string; busy: boolean; error?: string } | null>(null);
   const onDelete = useCallback((key: string) => setConfirm({ key, busy: false }), []);
 

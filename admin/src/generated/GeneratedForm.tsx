@@ -86,7 +86,21 @@ function WhenShown({ meta, children }: { meta: FieldMeta; children: React.ReactN
   return isShown(meta, { [meta.showWhen!.field]: other }) ? <>{children}</> : null;
 }
 
-function GeneratedField({ decl, source, meta, mode, disabled, override }: { decl: ResourceDeclaration; source: string; meta: FieldMeta; mode: FormMode; disabled: boolean; override?: FieldOverride }) {
+function GeneratedField({
+  decl,
+  source,
+  meta,
+  mode,
+  disabled,
+  override,
+}: {
+  decl: ResourceDeclaration;
+  source: string;
+  meta: FieldMeta;
+  mode: FormMode;
+  disabled: boolean;
+  override?: FieldOverride;
+}) {
   const kind = kindOf(meta);
   const Input = override?.Input ?? kind.Input;
   const field = isReadOnlyIn(meta, mode) ? (
@@ -98,7 +112,19 @@ function GeneratedField({ decl, source, meta, mode, disabled, override }: { decl
   return meta.showWhen ? <WhenShown meta={meta}>{cell}</WhenShown> : cell;
 }
 
-function GeneratedToolbar({ decl, canSave, canDelete, backTo, toolbarExtra, onCancel, deleteLabel, deleteConfirmTitle, deleteConfirmContent, deleteSuccessMessage, staticToolbar }: Omit<GeneratedFormProps, 'mode'>) {
+function GeneratedToolbar({
+  decl,
+  canSave,
+  canDelete,
+  backTo,
+  toolbarExtra,
+  onCancel,
+  deleteLabel,
+  deleteConfirmTitle,
+  deleteConfirmContent,
+  deleteSuccessMessage,
+  staticToolbar,
+}: Omit<GeneratedFormProps, 'mode'>) {
   const translate = useTranslate();
   const record = useRecordContext();
   const resource = useResourceContext() ?? decl.name;
@@ -162,7 +188,15 @@ export function GeneratedForm({ decl, mode, canSave, canDelete, backTo, override
       {intro}
       {aside ? (
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'repeat(2, minmax(0, 1fr))' }, columnGap: 3, width: '100%', alignItems: 'start' }}>
-          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))', lg: 'minmax(0, 1fr)' }, columnGap: 2, minWidth: 0, alignItems: 'start' }}>
+          <Box
+            sx={{
+              display: 'grid',
+              gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))', lg: 'minmax(0, 1fr)' },
+              columnGap: 2,
+              minWidth: 0,
+              alignItems: 'start',
+            }}
+          >
             {fields.map(([source, meta]) => (
               <GeneratedField key={source} decl={decl} source={source} meta={meta} mode={mode} disabled={!canSave} override={overrides?.[source]} />
             ))}

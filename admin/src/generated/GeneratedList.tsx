@@ -64,7 +64,17 @@ export interface GeneratedListProps {
  * filters, 25 rows a page and no pager for one page, rows that open the record only with the update or delete bit, and
  * the create button only with the create bit. Below 768 px the rows become a simple list.
  */
-export function GeneratedList({ decl, cells = {}, rowActions: RowActions, createAction, phoneColumns, extraFilters, filterInputs, toolbarExtra, primaryText: PrimaryText }: GeneratedListProps) {
+export function GeneratedList({
+  decl,
+  cells = {},
+  rowActions: RowActions,
+  createAction,
+  phoneColumns,
+  extraFilters,
+  filterInputs,
+  toolbarExtra,
+  primaryText: PrimaryText,
+}: GeneratedListProps) {
   const small = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'));
   const createPath = useCreatePath();
   const { canCreate, canUpdate, canDelete } = useResourceAccess(decl.name);

@@ -52,7 +52,13 @@ export function NumberCell({ record, source }: CellProps) {
 export function BooleanCell({ record, source }: CellProps) {
   const translate = useTranslate();
   const yes = record[source] === true;
-  return yes ? <CheckIcon fontSize="small" color="success" titleAccess={translate('ls.common.yes')} /> : <Box component="span" sx={{ color: 'text.disabled' }} aria-label={translate('ls.common.no')}>—</Box>;
+  return yes ? (
+    <CheckIcon fontSize="small" color="success" titleAccess={translate('ls.common.yes')} />
+  ) : (
+    <Box component="span" sx={{ color: 'text.disabled' }} aria-label={translate('ls.common.no')}>
+      —
+    </Box>
+  );
 }
 
 /** YYYY-MM-DD as a date in the reader's language (the day itself: no time zone shifts it). */
@@ -114,7 +120,21 @@ function ReferenceById({ value, meta }: { value: string; meta: FieldMeta }) {
   const target = useDeclaration(meta.reference!);
   const { data } = useGetManyAggregate(meta.reference!, { ids: [value] });
   const row = data?.[0];
-  return <>{row ? (target ? titleOf(target, row) : String(row.id ?? value)) : <Box component="span" sx={mono}>{value.slice(0, 8)}…</Box>}</>;
+  return (
+    <>
+      {row ? (
+        target ? (
+          titleOf(target, row)
+        ) : (
+          String(row.id ?? value)
+        )
+      ) : (
+        <Box component="span" sx={mono}>
+          {value.slice(0, 8)}…
+        </Box>
+      )}
+    </>
+  );
 }
 
 function ReferenceByKey({ value, meta }: { value: string; meta: FieldMeta }) {
@@ -124,14 +144,35 @@ function ReferenceByKey({ value, meta }: { value: string; meta: FieldMeta }) {
   // beyond the first 100 (one list for the whole page), the record by its key
   const [found] = useChosenRecord(meta.reference!, meta.referenceKey!, value, !!data && !loaded);
   const row = loaded ?? found;
-  return <>{row ? (target ? titleOf(target, row) : String(row.id ?? value)) : <Box component="span" sx={mono}>{value.slice(0, 8)}…</Box>}</>;
+  return (
+    <>
+      {row ? (
+        target ? (
+          titleOf(target, row)
+        ) : (
+          String(row.id ?? value)
+        )
+      ) : (
+        <Box component="span" sx={mono}>
+          {value.slice(0, 8)}…
+        </Box>
+      )}
+    </>
+  );
 }
 
 /** A secret is never sent: the record says whether one is set. */
 export function SecretCell({ record, source }: CellProps) {
   const translate = useTranslate();
   const isSet = !!record[`${source}_set`];
-  return <Chip size="small" variant="outlined" color={isSet ? 'success' : 'default'} label={translate(isSet ? 'ls.generated.secret_set' : 'ls.generated.secret_not_set', { _: isSet ? 'Set' : 'Not set' })} />;
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={isSet ? 'success' : 'default'}
+      label={translate(isSet ? 'ls.generated.secret_set' : 'ls.generated.secret_not_set', { _: isSet ? 'Set' : 'Not set' })}
+    />
+  );
 }
 
 export function JsonCell({ record, source, compact }: CellProps) {

@@ -49,7 +49,11 @@ export function ReferenceInput({ source, meta, decl, label, disabled, helperText
   const shownBy = target ? titleField(target) : 'id';
   const serverSearch = !!target?.search.length;
   const [q, setQ] = useState('');
-  const { data = [], total, isPending } = useGetList(meta.reference!, {
+  const {
+    data = [],
+    total,
+    isPending,
+  } = useGetList(meta.reference!, {
     pagination: { page: 1, perPage: REFERENCE_PAGE },
     sort: target?.defaultSort ?? { field: 'id', order: 'ASC' },
     filter: serverSearch && q ? { q } : {},
@@ -70,8 +74,7 @@ export function ReferenceInput({ source, meta, decl, label, disabled, helperText
   const common = { source, label, choices, optionValue: key, optionText, disabled, helperText, alwaysOn, isRequired: meta.required, fullWidth: true, isPending } as const;
   // Until the size is known, neither a select nor a search (one would turn into the other).
   if (size.current === undefined) return <LoadingInput label={<FieldTitle label={label} source={source} resource={decl.name} isRequired={meta.required} />} fullWidth />;
-  if (searchable)
-    return <AutocompleteInput {...common} setFilter={serverSearch ? setQ : undefined} filterToQuery={(text: string) => ({ q: text })} />;
+  if (searchable) return <AutocompleteInput {...common} setFilter={serverSearch ? setQ : undefined} filterToQuery={(text: string) => ({ q: text })} />;
   return <SelectInput {...common} emptyText={meta.required ? undefined : '—'} />;
 }
 
@@ -91,19 +94,19 @@ export function ColourInput({ source, label, disabled, helperText, meta }: Field
       fullWidth
       slotProps={{
         input: {
-        startAdornment: (
-          <InputAdornment position="start">
-            <Box
-              component="input"
-              type="color"
-              value={swatch}
-              disabled={disabled}
-              aria-label={translate('ls.generated.colour_picker', { _: 'Pick a colour' })}
-              onChange={(e: React.ChangeEvent<HTMLInputElement>) => setValue(source, e.target.value, { shouldDirty: true, shouldValidate: true })}
-              sx={{ width: 28, height: 28, p: 0, border: 0, bgcolor: 'transparent', cursor: 'pointer' }}
-            />
-          </InputAdornment>
-        ),
+          startAdornment: (
+            <InputAdornment position="start">
+              <Box
+                component="input"
+                type="color"
+                value={swatch}
+                disabled={disabled}
+                aria-label={translate('ls.generated.colour_picker', { _: 'Pick a colour' })}
+                onChange={(e: React.ChangeEvent<HTMLInputElement>) => setValue(source, e.target.value, { shouldDirty: true, shouldValidate: true })}
+                sx={{ width: 28, height: 28, p: 0, border: 0, bgcolor: 'transparent', cursor: 'pointer' }}
+              />
+            </InputAdornment>
+          ),
         },
       }}
     />
@@ -148,8 +151,7 @@ export function SecretInput({ source, label, disabled, decl, meta, mode: formMod
   };
   const hint = translate('ls.generated.secret_hint', { _: 'Stored write-only: it is never shown again.' });
   // A new record has nothing stored yet: just the field.
-  if (formMode === 'create')
-    return <PasswordInput source={source} label={label} parse={keep} disabled={disabled} autoComplete="new-password" fullWidth helperText={hint} />;
+  if (formMode === 'create') return <PasswordInput source={source} label={label} parse={keep} disabled={disabled} autoComplete="new-password" fullWidth helperText={hint} />;
   const status = mode === 'clear' ? 'ls.generated.secret_will_clear' : isSet ? 'ls.generated.secret_set' : 'ls.generated.secret_not_set';
   return (
     <Box sx={{ width: '100%', mb: 1 }} data-testid={`secret-${source}`}>
@@ -184,9 +186,7 @@ export function SecretInput({ source, label, disabled, decl, meta, mode: formMod
           </>
         )}
       </Box>
-      {mode === 'replace' && (
-        <PasswordInput source={source} label={label} parse={keep} disabled={disabled} autoComplete="new-password" fullWidth helperText={hint} />
-      )}
+      {mode === 'replace' && <PasswordInput source={source} label={label} parse={keep} disabled={disabled} autoComplete="new-password" fullWidth helperText={hint} />}
     </Box>
   );
 }

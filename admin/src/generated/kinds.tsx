@@ -3,21 +3,7 @@ import { BooleanInput, DateInput, DateTimeInput, FieldTitle, LoadingInput, Nulla
 import type { FieldKind, FieldMeta, ResourceDeclaration } from '../../../resources/types';
 import type { FormMode } from './rules';
 import { ColourInput, EnumInput, JsonInput, ReferenceInput, SecretInput } from './inputs';
-import {
-  BooleanCell,
-  ColourCell,
-  DateCell,
-  DateTimeCell,
-  EnumCell,
-  JsonCell,
-  MonoCell,
-  NumberCell,
-  ReferenceCell,
-  SecretCell,
-  TextCell,
-  UrlCell,
-  type CellProps,
-} from './cells';
+import { BooleanCell, ColourCell, DateCell, DateTimeCell, EnumCell, JsonCell, MonoCell, NumberCell, ReferenceCell, SecretCell, TextCell, UrlCell, type CellProps } from './cells';
 
 /** What an input of the table gets: the field, its metadata and declaration, and the form's mode. */
 export interface FieldInputProps {
@@ -62,11 +48,19 @@ function IdentifierText(props: FieldInputProps) {
 function NumberField({ source, label, disabled, helperText, meta }: FieldInputProps) {
   const translate = useTranslate();
   const bounds =
-    meta.min !== undefined && meta.max !== undefined
-      ? translate('ls.generated.number_between', { min: meta.min, max: meta.max, _: `${meta.min} – ${meta.max}` })
-      : undefined;
+    meta.min !== undefined && meta.max !== undefined ? translate('ls.generated.number_between', { min: meta.min, max: meta.max, _: `${meta.min} – ${meta.max}` }) : undefined;
   return (
-    <NumberInput source={source} label={label} disabled={disabled} isRequired={meta.required} min={meta.min} max={meta.max} step={meta.integer ? 1 : 'any'} helperText={helperText ?? bounds} fullWidth />
+    <NumberInput
+      source={source}
+      label={label}
+      disabled={disabled}
+      isRequired={meta.required}
+      min={meta.min}
+      max={meta.max}
+      step={meta.integer ? 1 : 'any'}
+      helperText={helperText ?? bounds}
+      fullWidth
+    />
   );
 }
 

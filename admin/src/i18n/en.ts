@@ -188,7 +188,6 @@ const en = {
     },
     // the form renderer's words (admin/src/renderer/texts.ts; {name} is filled in by the renderer)
   },
-
 };
 
 export default en;

@@ -122,7 +122,6 @@ const nl: Messages = {
 
   // Lijsten: rijen van een import (POST /lists/{id}/import) en de codes van verplaatsen of importeren
 
-
   message_no_admin_access: 'Geen toegang',
   message_no_admin_access_description: 'Je hebt geen toegang tot de beheeromgeving.',
   message_saved: 'Opgeslagen',
@@ -221,7 +220,6 @@ const nl: Messages = {
     },
     // the form renderer's words (admin/src/renderer/texts.ts; {name} is filled in by the renderer)
   },
-
 };
 
 export default nl;

@@ -70,7 +70,7 @@ const raNl: typeof englishMessages = {
         upload_single: 'Sleep een bestand hierheen om te uploaden, of klik om het te kiezen.',
       },
       image: {
-        upload_several: "Sleep afbeeldingen hierheen om te uploaden, of klik om er een te kiezen.",
+        upload_several: 'Sleep afbeeldingen hierheen om te uploaden, of klik om er een te kiezen.',
         upload_single: 'Sleep een afbeelding hierheen om te uploaden, of klik om haar te kiezen.',
       },
       references: {
@@ -88,8 +88,7 @@ const raNl: typeof englishMessages = {
       auth_error: 'Er ging iets mis bij het controleren van het authenticatietoken.',
       bulk_delete_content: 'Weet je zeker dat je dit %{name} wilt verwijderen? |||| Weet je zeker dat je deze %{smart_count} items wilt verwijderen?',
       bulk_delete_title: '%{name} verwijderen |||| %{smart_count} %{name} verwijderen',
-      bulk_update_content:
-        'Weet je zeker dat je %{name} %{recordRepresentation} wilt bijwerken? |||| Weet je zeker dat je deze %{smart_count} items wilt bijwerken?',
+      bulk_update_content: 'Weet je zeker dat je %{name} %{recordRepresentation} wilt bijwerken? |||| Weet je zeker dat je deze %{smart_count} items wilt bijwerken?',
       bulk_update_title: '%{name} %{recordRepresentation} bijwerken |||| %{smart_count} %{name} bijwerken',
       clear_array_input: 'Weet je zeker dat je de hele lijst wilt leegmaken?',
       delete_content: 'Weet je zeker dat je dit item (%{name}) wilt verwijderen?',

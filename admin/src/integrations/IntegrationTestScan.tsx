@@ -57,8 +57,21 @@ export function IntegrationTestScan({ accountId, integrationId }: { accountId: s
         {translate('ls.integrations.test_title')}
       </Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' } }}>
-        <TextField size="small" label={translate('ls.integrations.test_code')} value={code} onChange={(e) => setCode(e.target.value)} helperText={translate('ls.integrations.test_help')} slotProps={{ htmlInput: { maxLength: 200 } }} />
-        <Button type="submit" variant="outlined" startIcon={<QrCodeScannerIcon />} disabled={!code.trim() || status.state === 'busy'} sx={{ mt: { sm: '2px' }, flexShrink: 0, whiteSpace: 'nowrap', alignSelf: { xs: 'flex-start', sm: 'auto' } }}>
+        <TextField
+          size="small"
+          label={translate('ls.integrations.test_code')}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          helperText={translate('ls.integrations.test_help')}
+          slotProps={{ htmlInput: { maxLength: 200 } }}
+        />
+        <Button
+          type="submit"
+          variant="outlined"
+          startIcon={<QrCodeScannerIcon />}
+          disabled={!code.trim() || status.state === 'busy'}
+          sx={{ mt: { sm: '2px' }, flexShrink: 0, whiteSpace: 'nowrap', alignSelf: { xs: 'flex-start', sm: 'auto' } }}
+        >
           {translate(status.state === 'busy' ? 'ls.integrations.test_running' : 'ls.integrations.test_run')}
         </Button>
       </Stack>

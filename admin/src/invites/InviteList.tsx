@@ -17,5 +17,7 @@ function ResendInRow({ record }: { record: RaRecord }) {
  * and "Send again" on pending and expired invites; a row opens the invite (accepted and revoked ones read-only).
  */
 export default function InviteList({ decl }: { decl: ResourceDeclaration }) {
-  return <GeneratedList decl={decl} cells={{ iv_status: InviteStatusCell, iv_expires_at: InviteExpiryCell }} rowActions={ResendInRow} phoneColumns={['iv_status', 'iv_expires_at']} />;
+  return (
+    <GeneratedList decl={decl} cells={{ iv_status: InviteStatusCell, iv_expires_at: InviteExpiryCell }} rowActions={ResendInRow} phoneColumns={['iv_status', 'iv_expires_at']} />
+  );
 }

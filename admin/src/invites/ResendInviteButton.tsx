@@ -46,7 +46,14 @@ export function ResendInviteButton({ accountId, invite }: { accountId: string; i
   }
 
   return (
-    <Button size="small" startIcon={<ReplayIcon />} onClick={resend} disabled={sending} aria-busy={sending} aria-label={translate('ls.invites.resend_to', { email: record.iv_email })}>
+    <Button
+      size="small"
+      startIcon={<ReplayIcon />}
+      onClick={resend}
+      disabled={sending}
+      aria-busy={sending}
+      aria-label={translate('ls.invites.resend_to', { email: record.iv_email })}
+    >
       {translate('ls.invites.resend')}
     </Button>
   );

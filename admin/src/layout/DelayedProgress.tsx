@@ -25,12 +25,7 @@ export function DelayedProgress({ bar = false, active = true }: { bar?: boolean;
   if (!shown) return null;
   if (bar)
     return (
-      <LinearProgress
-        role="progressbar"
-        aria-label="Loading"
-        data-testid="activity-indicator"
-        sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: 2000, height: 3 }}
-      />
+      <LinearProgress role="progressbar" aria-label="Loading" data-testid="activity-indicator" sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: 2000, height: 3 }} />
     );
   return (
     <Box sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', minHeight: 160, width: '100%' }}>

@@ -247,7 +247,10 @@ export function SortableList<T extends { id: string }>({ items, nameOf, canMove,
         })}
       </Box>
       {lineTop !== undefined && (
-        <Box data-testid="sortable-drop-line" sx={{ position: 'absolute', left: 0, right: 0, top: lineTop - 1, height: 3, bgcolor: 'primary.main', borderRadius: 1, pointerEvents: 'none' }} />
+        <Box
+          data-testid="sortable-drop-line"
+          sx={{ position: 'absolute', left: 0, right: 0, top: lineTop - 1, height: 3, bgcolor: 'primary.main', borderRadius: 1, pointerEvents: 'none' }}
+        />
       )}
       <Box id={HELP_ID} sx={{ display: 'none' }}>
         {translate('ls.sortable.help')}

@@ -41,7 +41,11 @@ function useQueue(first: string | null) {
   const load = useCallback(async () => {
     try {
       const page = (status: string) =>
-        dataProvider.getList<Lead>('leads', { filter: { ld_transcription_status: status }, sort: { field: 'ld_captured_at', order: 'ASC' }, pagination: { page: 1, perPage: QUEUE_PAGE } });
+        dataProvider.getList<Lead>('leads', {
+          filter: { ld_transcription_status: status },
+          sort: { field: 'ld_captured_at', order: 'ASC' },
+          pagination: { page: 1, perPage: QUEUE_PAGE },
+        });
       const [pending, postponed] = await Promise.all([page('pending'), page('postponed')]);
       let rows = [...pending.data, ...postponed.data];
       if (first) {
@@ -63,7 +67,21 @@ function useQueue(first: string | null) {
   return { queue, setQueue, error, reload: load };
 }
 
-function QueueItem({ lead, position, total, onDone, onPostpone, onNext }: { lead: Lead; position: number; total: number; onDone: (answers: Record<string, unknown>) => Promise<Record<string, string> | null>; onPostpone: (answers: Record<string, unknown>) => Promise<void>; onNext: () => void }) {
+function QueueItem({
+  lead,
+  position,
+  total,
+  onDone,
+  onPostpone,
+  onNext,
+}: {
+  lead: Lead;
+  position: number;
+  total: number;
+  onDone: (answers: Record<string, unknown>) => Promise<Record<string, string> | null>;
+  onPostpone: (answers: Record<string, unknown>) => Promise<void>;
+  onNext: () => void;
+}) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const { accountId } = useConsoleAccount();
@@ -109,7 +127,8 @@ function QueueItem({ lead, position, total, onDone, onPostpone, onNext }: { lead
   }, [done, postpone, onNext]);
 
   const event = graph.data?.event;
-  const captured = typeof lead.ld_captured_at === 'string' ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(lead.ld_captured_at)) : '';
+  const captured =
+    typeof lead.ld_captured_at === 'string' ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(lead.ld_captured_at)) : '';
   return (
     <Stack spacing={2} data-testid="queue-item" data-lead={lead.id}>
       <Box>
@@ -255,7 +274,15 @@ export default function TranscriptionQueue() {
           </CardContent>
         </Card>
       ) : (
-        <QueueItem key={String(current.id)} lead={current} position={Math.min(at, queue.length - 1) + 1} total={queue.length} onDone={onDone} onPostpone={onPostpone} onNext={next} />
+        <QueueItem
+          key={String(current.id)}
+          lead={current}
+          position={Math.min(at, queue.length - 1) + 1}
+          total={queue.length}
+          onDone={onDone}
+          onPostpone={onPostpone}
+          onNext={next}
+        />
       )}
     </Box>
   );

@@ -14,11 +14,7 @@ import { ImportErrorRows } from '../layout/ImportErrorRows';
 import type { ListImportFailure, ListImportRowError } from './listApi';
 
 export type ListImportState =
-  | { state: 'idle' }
-  | { state: 'wrong_type' }
-  | { state: 'busy'; file: string }
-  | { state: 'success'; created: number }
-  | { state: 'failed'; body: ListImportFailure };
+  { state: 'idle' } | { state: 'wrong_type' } | { state: 'busy'; file: string } | { state: 'success'; created: number } | { state: 'failed'; body: ListImportFailure };
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 

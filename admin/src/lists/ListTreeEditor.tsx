@@ -31,8 +31,6 @@ export { ROW_HEIGHT } from './treeRows';
 /** The tree's viewport when the page gives it no measured height. */
 const DEFAULT_HEIGHT = 560;
 
-type Translate = (key: string, options?: Record<string, unknown>) => string;
-
 export interface ListTreeEditorProps {
   accountId: string;
   listId: string;
@@ -66,7 +64,8 @@ export function ListTreeEditor({ accountId, listId, height = DEFAULT_HEIGHT }: L
   const edit = useEditingState();
   const { editing, setEditing } = edit;
 
-  const rows = useMemo(() => rowsOf(tree, expanded, editing?.kind === 'add' ? editing.parentId : undefined), [tree, expanded, editing?.kind, editing?.kind === 'add' ? editing.parentId : undefined]);
+  const addingUnder = editing?.kind === 'add' ? editing.parentId : undefined;
+  const rows = useMemo(() => rowsOf(tree, expanded, addingUnder), [tree, expanded, addingUnder]);
   const viewport = Math.min(height, Math.max(rows.length, 1) * ROW_HEIGHT);
   const win = useWindow(rows.length, ROW_HEIGHT, viewport);
   const focus = useTreeFocus(rows, win);
@@ -79,7 +78,19 @@ export function ListTreeEditor({ accountId, listId, height = DEFAULT_HEIGHT }: L
   const drag = useTreeDrag(tree, moves.applyMove);
 
   const actions = useRowActions({
-    keyDown: (e, node, parentId) => handleRowKey(e, node, parentId, { tree, rows, expanded, expand, focusRow, focusAfterRender: focus.focusAfterRender, applyMove: moves.applyMove, startRename: editor.startRename, startAdd: editor.startAdd, askDelete: deletion.askDelete }),
+    keyDown: (e, node, parentId) =>
+      handleRowKey(e, node, parentId, {
+        tree,
+        rows,
+        expanded,
+        expand,
+        focusRow,
+        focusAfterRender: focus.focusAfterRender,
+        applyMove: moves.applyMove,
+        startRename: editor.startRename,
+        startAdd: editor.startAdd,
+        askDelete: deletion.askDelete,
+      }),
     focus: focus.setFocusedId,
     toggle: expand,
     addChild: (node) => editor.startAdd(node ? node.li_id : null),
@@ -105,7 +116,16 @@ export function ListTreeEditor({ accountId, listId, height = DEFAULT_HEIGHT }: L
 
   return (
     <Box data-testid="list-tree-editor">
-      <ListToolbar canCreate={canCreate} loaded={tree !== null} total={total} exportUrl={client.exportUrl} onAdd={addTopLevel} onImport={importing.chooseFile} onExpandAll={expandAll} onCollapseAll={collapseAll} />
+      <ListToolbar
+        canCreate={canCreate}
+        loaded={tree !== null}
+        total={total}
+        exportUrl={client.exportUrl}
+        onAdd={addTopLevel}
+        onImport={importing.chooseFile}
+        onExpandAll={expandAll}
+        onCollapseAll={collapseAll}
+      />
       <input
         ref={importing.fileInput}
         type="file"
@@ -164,7 +184,15 @@ export function ListTreeEditor({ accountId, listId, height = DEFAULT_HEIGHT }: L
         open={!!confirm}
         titleId="list-delete-title"
         title={confirm && translate('ls.lists.delete_title', { title: confirm.node.li_title })}
-        text={confirm && translate('ls.lists.delete_text', { count: confirm.count, smart_count: confirm.count, total: new Intl.NumberFormat(locale).format(confirm.count), title: confirm.node.li_title })}
+        text={
+          confirm &&
+          translate('ls.lists.delete_text', {
+            count: confirm.count,
+            smart_count: confirm.count,
+            total: new Intl.NumberFormat(locale).format(confirm.count),
+            title: confirm.node.li_title,
+          })
+        }
         error={confirm?.error}
         busy={confirm?.busy}
         cancelLabel={translate('ls.common.cancel')}

@@ -32,7 +32,28 @@ export interface TreeViewProps {
 }
 
 /** The tree's scroll box with the rows in the window drawn at their places: items, and the row being typed as a field. */
-export function TreeView({ rows, start, end, totalHeight, viewport, scrollRef, onScroll, describedBy, expanded, focusedId, tabbable, overId, overPosition, draggable, may, actions, editing, setEditing, saveEditing, focusRow }: TreeViewProps) {
+export function TreeView({
+  rows,
+  start,
+  end,
+  totalHeight,
+  viewport,
+  scrollRef,
+  onScroll,
+  describedBy,
+  expanded,
+  focusedId,
+  tabbable,
+  overId,
+  overPosition,
+  draggable,
+  may,
+  actions,
+  editing,
+  setEditing,
+  saveEditing,
+  focusRow,
+}: TreeViewProps) {
   const translate = useTranslate();
   return (
     <Box

@@ -31,7 +31,12 @@ export function handleRowKey(e: KeyboardEvent<HTMLElement>, node: ListItemNode, 
     e.stopPropagation();
   };
   if (e.altKey) {
-    const plan = { ArrowUp: () => planShift(tree!, node.li_id, -1), ArrowDown: () => planShift(tree!, node.li_id, 1), ArrowRight: () => planIndent(tree!, node.li_id), ArrowLeft: () => planOutdent(tree!, node.li_id) }[e.key];
+    const plan = {
+      ArrowUp: () => planShift(tree!, node.li_id, -1),
+      ArrowDown: () => planShift(tree!, node.li_id, 1),
+      ArrowRight: () => planIndent(tree!, node.li_id),
+      ArrowLeft: () => planOutdent(tree!, node.li_id),
+    }[e.key];
     if (!plan) return;
     handled();
     ctx.applyMove(plan());

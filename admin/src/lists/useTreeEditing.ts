@@ -38,7 +38,12 @@ export function useTreeEditing({ edit, client, tree, setTree, rows, may, expand,
   /** Saves what the field holds; 'cleared' when the field should empty for the next new item. */
   async function saveEditing(current: Editing, draft: string): Promise<'cleared' | undefined> {
     const still = editingRef.current;
-    if (!still || still.kind !== current.kind || (still.kind === 'rename' ? still.id !== (current as { id: string }).id : still.parentId !== (current as { parentId: string | null }).parentId)) return;
+    if (
+      !still ||
+      still.kind !== current.kind ||
+      (still.kind === 'rename' ? still.id !== (current as { id: string }).id : still.parentId !== (current as { parentId: string | null }).parentId)
+    )
+      return;
     const title = draft.trim();
     if (current.kind === 'rename') {
       const node = tree && findPlace(tree, current.id)?.node;

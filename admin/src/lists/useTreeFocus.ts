@@ -30,7 +30,9 @@ export function useTreeFocus(rows: readonly Row[], window: { start: number; end:
 
   /** The row that takes Tab: the focused one when it is in the window, else the window's first item. */
   const inWindow = rows.slice(start, end);
-  const tabbable = inWindow.some((r) => r.kind === 'node' && r.node.li_id === focusedId) ? focusedId : (inWindow.find((r) => r.kind === 'node') as (Row & { kind: 'node' }) | undefined)?.node.li_id;
+  const tabbable = inWindow.some((r) => r.kind === 'node' && r.node.li_id === focusedId)
+    ? focusedId
+    : (inWindow.find((r) => r.kind === 'node') as (Row & { kind: 'node' }) | undefined)?.node.li_id;
 
   return { focusedId, setFocusedId, focusRow, focusAfterRender, tabbable };
 }

@@ -12,9 +12,6 @@ export default function MailTemplateEdit({ decl }: { decl: ResourceDeclaration }
   const { accountId } = useConsoleAccount();
   const { canUpdate } = useResourceAccess(decl.name);
   return (
-    <GeneratedEdit
-      decl={decl}
-      form={(record) => ({ maxWidth: 1400, aside: <MailTemplateFormTools accountId={accountId} templateId={String(record.id)} canEdit={canUpdate} /> })}
-    />
+    <GeneratedEdit decl={decl} form={(record) => ({ maxWidth: 1400, aside: <MailTemplateFormTools accountId={accountId} templateId={String(record.id)} canEdit={canUpdate} /> })} />
   );
 }

@@ -140,7 +140,21 @@ export function MailTemplatePreview({ accountId, values }: { accountId: string; 
               sx={{ width: '100%', height: { xs: 420, md: 560 }, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: '#fff' }}
             />
           ) : (
-            <Box component="pre" data-testid="mt-preview-text" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'monospace', fontSize: '0.85rem', p: 1.5, m: 0, border: 1, borderColor: 'divider', borderRadius: 1 }}>
+            <Box
+              component="pre"
+              data-testid="mt-preview-text"
+              sx={{
+                whiteSpace: 'pre-wrap',
+                overflowWrap: 'anywhere',
+                fontFamily: 'monospace',
+                fontSize: '0.85rem',
+                p: 1.5,
+                m: 0,
+                border: 1,
+                borderColor: 'divider',
+                borderRadius: 1,
+              }}
+            >
               {preview.text}
             </Box>
           )}

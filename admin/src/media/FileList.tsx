@@ -108,7 +108,14 @@ function FileCard({ file, canDelete, onDelete }: { file: MediaFile; canDelete: b
             </IconButton>
           </Tooltip>
           <Tooltip title={translate('ls.media.download')}>
-            <IconButton size="small" component="a" href={`${file.url}?download`} download={name} aria-label={translate('ls.media.download_named', { name })} data-testid="download-file">
+            <IconButton
+              size="small"
+              component="a"
+              href={`${file.url}?download`}
+              download={name}
+              aria-label={translate('ls.media.download_named', { name })}
+              data-testid="download-file"
+            >
               <DownloadIcon fontSize="small" />
             </IconButton>
           </Tooltip>

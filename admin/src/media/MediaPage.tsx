@@ -25,12 +25,7 @@ import { ConfirmDeleteDialog, FolderDialog } from './dialogs';
 /** A 4xx is an answer (not found, no access): asking again will not change it. */
 const retry = (count: number, e: unknown) => !(e instanceof ApiRequestError && e.status < 500) && count < 2;
 
-type Dialog =
-  | { kind: 'new' }
-  | { kind: 'rename'; folder: MediaFolder }
-  | { kind: 'delete-folder'; folder: MediaFolder }
-  | { kind: 'delete-file'; file: MediaFile }
-  | null;
+type Dialog = { kind: 'new' } | { kind: 'rename'; folder: MediaFolder } | { kind: 'delete-folder'; folder: MediaFolder } | { kind: 'delete-file'; file: MediaFile } | null;
 
 /**
  * /media (spec 2 and 4): breadcrumb, folders, files and the uploader of the current folder, which lives in the
@@ -128,10 +123,7 @@ export default function MediaPage() {
   return (
     <Box sx={{ mt: { xs: 1, sm: 2 }, mb: 4, display: 'grid', gap: 2, minWidth: 0 }} data-testid="media-page">
       <Title title={translate('ls.media.title')} />
-      <Paper
-        variant="outlined"
-        sx={{ px: { xs: 1.5, sm: 2 }, py: 1.25, display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 1, justifyContent: 'space-between' }}
-      >
+      <Paper variant="outlined" sx={{ px: { xs: 1.5, sm: 2 }, py: 1.25, display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 1, justifyContent: 'space-between' }}>
         <Box sx={{ minWidth: 0, flex: '1 1 240px' }}>
           {/* The chain is known once the parents arrive; until then only the root shows. */}
           <MediaBreadcrumb chain={notFound ? [] : chain} />

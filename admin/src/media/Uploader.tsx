@@ -163,7 +163,13 @@ function UploadRow({ item, locale, busy, onRemove, onRetry }: { item: UploadItem
         <Typography variant="body2" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }} data-testid="upload-name">
           {name}
         </Typography>
-        <Typography variant="caption" color={item.status === 'failed' ? 'error' : 'text.secondary'} component="p" data-testid="upload-state" role={item.status === 'failed' ? 'alert' : undefined}>
+        <Typography
+          variant="caption"
+          color={item.status === 'failed' ? 'error' : 'text.secondary'}
+          component="p"
+          data-testid="upload-state"
+          role={item.status === 'failed' ? 'alert' : undefined}
+        >
           {formatBytes(item.file.size, locale)}
           {' · '}
           {item.status === 'failed' && item.error
@@ -193,7 +199,13 @@ function UploadRow({ item, locale, busy, onRemove, onRetry }: { item: UploadItem
         {!active && (
           <Tooltip title={translate('ls.media.upload.remove', { name })}>
             <span>
-              <IconButton size="small" onClick={onRemove} disabled={busy && item.status === 'queued'} aria-label={translate('ls.media.upload.remove', { name })} data-testid="remove-upload">
+              <IconButton
+                size="small"
+                onClick={onRemove}
+                disabled={busy && item.status === 'queued'}
+                aria-label={translate('ls.media.upload.remove', { name })}
+                data-testid="remove-upload"
+              >
                 <CloseIcon fontSize="small" />
               </IconButton>
             </span>

@@ -43,7 +43,7 @@ export class EventQueue {
     this.intervalMs = o.intervalMs ?? 30_000;
     this.maxBatch = o.maxBatch ?? 500;
     this.maxKept = o.maxKept ?? 10_000;
-    let loaded: PlayEvent[] = [];
+    let loaded: PlayEvent[];
     try {
       loaded = o.load().filter((e) => e && typeof e.id === 'string' && typeof e.kind === 'string');
     } catch {

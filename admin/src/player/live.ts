@@ -76,7 +76,12 @@ export function startLive(o: LiveOptions): void {
     setTimer: (fn, ms) => setTimeout(fn, ms),
     clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
     async send(batch) {
-      const res = await fetch(eventsUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ events: batch }), keepalive: batch.length <= 100 });
+      const res = await fetch(eventsUrl, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ events: batch }),
+        keepalive: batch.length <= 100,
+      });
       return sendResultOf(res.status);
     },
   });

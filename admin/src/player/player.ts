@@ -180,13 +180,16 @@ export class Player {
       previous.built.el.classList.replace('current', 'leaving');
       this.leaving.push(previous.built);
       const leaving = previous.built;
-      setTimeout(() => {
-        const i = this.leaving.indexOf(leaving);
-        if (i >= 0) {
-          this.leaving.splice(i, 1);
-          leaving.destroy();
-        }
-      }, (transition ? this.transitionMs : 0) + 50);
+      setTimeout(
+        () => {
+          const i = this.leaving.indexOf(leaving);
+          if (i >= 0) {
+            this.leaving.splice(i, 1);
+            leaving.destroy();
+          }
+        },
+        (transition ? this.transitionMs : 0) + 50,
+      );
     }
     // The sheet was in the document at opacity 0 (its layer painted): the change of opacity is the whole transition.
     built.el.classList.toggle('instant', !transition);
@@ -207,7 +210,9 @@ export class Player {
     stage.dataset.carousel = pos.carouselId;
     stage.dataset.slide = built.slide.sl_id;
     stage.dataset.variant = built.variant.v_name;
-    window.dispatchEvent(new CustomEvent('ls-player-slide', { detail: { mode: pos.mode, carouselId: pos.carouselId, slideId: built.slide.sl_id, index: pos.index, variant: built.variant.v_name } }));
+    window.dispatchEvent(
+      new CustomEvent('ls-player-slide', { detail: { mode: pos.mode, carouselId: pos.carouselId, slideId: built.slide.sl_id, index: pos.index, variant: built.variant.v_name } }),
+    );
     if (this.o.preview) return;
     this.o.report?.('play', pos.carouselId, built.slide.sl_id);
     for (let i = 0; i < built.qrLayers.length; i++) this.o.report?.('qr', pos.carouselId, built.slide.sl_id);

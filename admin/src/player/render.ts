@@ -150,7 +150,7 @@ async function play(el: HTMLVideoElement): Promise<void> {
  * instead, since scripts plus same-origin would let it lift its own sandbox and reach the player's storage.
  */
 export function iframeSandbox(src: string, playerOrigin: string): string {
-  let sameOrigin = true;
+  let sameOrigin: boolean;
   try {
     sameOrigin = new URL(src, playerOrigin).origin === playerOrigin;
   } catch {

@@ -59,7 +59,11 @@ function network(request) {
   });
 }
 
-const offline = () => new Response(JSON.stringify({ code: 'offline', message: 'No network, and nothing stored on this device' }), { status: 503, headers: { 'Content-Type': 'application/json', 'X-LS-Offline': '1' } });
+const offline = () =>
+  new Response(JSON.stringify({ code: 'offline', message: 'No network, and nothing stored on this device' }), {
+    status: 503,
+    headers: { 'Content-Type': 'application/json', 'X-LS-Offline': '1' },
+  });
 
 /**
  * A page or a manifest: the network's, kept when good; the kept copy when the network fails or the server has trouble
@@ -75,7 +79,10 @@ async function networkFirst(request, key) {
   }
   const kept = await data.match(key);
   if (!kept && response) return response;
-  if (!kept) return request.mode === 'navigate' ? new Response('This player is offline and not stored on this screen yet.', { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } }) : offline();
+  if (!kept)
+    return request.mode === 'navigate'
+      ? new Response('This player is offline and not stored on this screen yet.', { status: 503, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+      : offline();
   const tag = request.headers.get('if-none-match');
   if (tag && tag === kept.headers.get('etag')) return new Response(null, { status: 304, headers: { ETag: tag } });
   return kept;

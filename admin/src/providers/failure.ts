@@ -67,11 +67,5 @@ export function failureText(e: unknown, translate: FailureTranslate, options: Fa
   if (!failure) return translated(translate, options.network ?? NETWORK_KEY) ?? translated(translate, fallback) ?? fallback;
   const field = failureField(failure);
   const { code, message } = failure.body;
-  return (
-    (field && translated(translate, field)) ||
-    (code && translated(translate, `error_${code}`)) ||
-    message ||
-    translated(translate, fallback) ||
-    fallback
-  );
+  return (field && translated(translate, field)) || (code && translated(translate, `error_${code}`)) || message || translated(translate, fallback) || fallback;
 }

@@ -86,12 +86,7 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose }: { open: bo
           ) : (
             <>
               <Button onClick={onClose}>{t('ls.common.cancel')}</Button>
-              <Button
-                type="submit"
-                variant="contained"
-                disabled={!!error || state === 'sending'}
-                startIcon={state === 'sending' ? <Spinner size={16} /> : undefined}
-              >
+              <Button type="submit" variant="contained" disabled={!!error || state === 'sending'} startIcon={state === 'sending' ? <Spinner size={16} /> : undefined}>
                 {t('ls.forgot.submit')}
               </Button>
             </>

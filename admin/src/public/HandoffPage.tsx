@@ -154,7 +154,12 @@ function HandoffReady({ token, handoff, onAnswer, onInvalid }: { token: string; 
           <Typography component="figcaption" variant="caption" color="text.secondary">
             {sender ? t('message', { sender }) : t('message_no_sender')}
           </Typography>
-          <Typography component="blockquote" variant="body1" sx={{ m: 0, mt: 0.5, pl: 1.5, borderLeft: 3, borderColor: 'primary.main', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="handoff-message">
+          <Typography
+            component="blockquote"
+            variant="body1"
+            sx={{ m: 0, mt: 0.5, pl: 1.5, borderLeft: 3, borderColor: 'primary.main', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+            data-testid="handoff-message"
+          >
             {handoff.ho_message}
           </Typography>
         </Box>

@@ -175,7 +175,19 @@ function NewUserForm({ token, invite, onInvalid }: { token: string; invite: Invi
 }
 
 /** An existing user: sign in as the invited address (or switch to it), then accept. */
-function ExistingUser({ token, invite, session, onSession, onInvalid }: { token: string; invite: InviteInfo; session: Session | null; onSession: (s: Session | null) => void; onInvalid: () => void }) {
+function ExistingUser({
+  token,
+  invite,
+  session,
+  onSession,
+  onInvalid,
+}: {
+  token: string;
+  invite: InviteInfo;
+  session: Session | null;
+  onSession: (s: Session | null) => void;
+  onInvalid: () => void;
+}) {
   const { t, errorText } = usePublicI18n();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | undefined>();

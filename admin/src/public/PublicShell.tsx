@@ -66,9 +66,7 @@ export function PublicShell({ title, children }: { title?: string; children: Rea
             px: 2,
             py: { xs: 3, sm: 6 },
             background: (th) =>
-              th.palette.mode === 'dark'
-                ? 'radial-gradient(circle at 20% 0%, #1d2a4d 0%, #0f1420 55%)'
-                : 'radial-gradient(circle at 20% 0%, #dfe6ff 0%, #f4f6fb 55%)',
+              th.palette.mode === 'dark' ? 'radial-gradient(circle at 20% 0%, #1d2a4d 0%, #0f1420 55%)' : 'radial-gradient(circle at 20% 0%, #dfe6ff 0%, #f4f6fb 55%)',
           }}
         >
           <Box sx={{ width: '100%', maxWidth: 420 }}>

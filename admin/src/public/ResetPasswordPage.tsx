@@ -36,6 +36,7 @@ function ResetContent() {
 
   useEffect(() => {
     guestToken().then(setGuest, () => setFailure({ code: 'network', text: t('error_network') }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one guest token per page load, whatever the language does
   }, []);
 
   const min = guest?.settings?.passwordMinLength ?? DEFAULT_PASSWORD_MIN_LENGTH;
@@ -52,8 +53,7 @@ function ResetContent() {
     setState('saving');
     setFailure(undefined);
     setServerFields({});
-    const send = (g: GuestToken) =>
-      api('/auth/reset-password', { method: 'PUT', body: { token, ...values }, headers: { [GUEST_TOKEN_HEADER]: g.token } });
+    const send = (g: GuestToken) => api('/auth/reset-password', { method: 'PUT', body: { token, ...values }, headers: { [GUEST_TOKEN_HEADER]: g.token } });
     try {
       try {
         await send(guest);

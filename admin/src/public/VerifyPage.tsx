@@ -65,8 +65,7 @@ function VerifyContent({ token }: { token: string }) {
         </Notice>
         {outcome.support?.email && (
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-            {t('ls.verify.support')}{' '}
-            <TextLink href={`mailto:${outcome.support.email}`}>{outcome.support.email}</TextLink>
+            {t('ls.verify.support')} <TextLink href={`mailto:${outcome.support.email}`}>{outcome.support.email}</TextLink>
           </Typography>
         )}
         {outcome.support?.privacyUrl && (

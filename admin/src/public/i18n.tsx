@@ -21,9 +21,7 @@ const Context = createContext<PublicI18n>({
 /** Translations for the public pages; the choice is shared with react-admin's store. */
 export function PublicI18nProvider({ children }: { children: ReactNode }) {
   const [locale, setLocaleState] = useState<Locale>(detectLocale);
-  const [messages, setMessages] = useState<{ locale: Locale; messages: Messages } | undefined>(
-    locale === 'en' ? { locale: 'en', messages: en as unknown as Messages } : undefined,
-  );
+  const [messages, setMessages] = useState<{ locale: Locale; messages: Messages } | undefined>(locale === 'en' ? { locale: 'en', messages: en as unknown as Messages } : undefined);
   useEffect(() => {
     let alive = true;
     loadMessages(locale).then((m) => alive && setMessages({ locale, messages: m }));

@@ -114,7 +114,11 @@ function CollectionView({ info, locale, onLocale, justUnlocked }: { info: Collec
       {info.stylesheet ? <link rel="stylesheet" href={info.stylesheet} data-ls-custom-css="" /> : null}
       <main className="ls-public-main">
         <section className="ls-public-card ls-collection-head" aria-labelledby="ls-public-collection-title">
-          <Logo assetId={justUnlocked ? (info.style?.st_thanks_logo_assetid ?? info.style?.st_form_logo_assetid) : info.style?.st_form_logo_assetid} assetUrl={assetUrl} label={t('logo')} />
+          <Logo
+            assetId={justUnlocked ? (info.style?.st_thanks_logo_assetid ?? info.style?.st_form_logo_assetid) : info.style?.st_form_logo_assetid}
+            assetUrl={assetUrl}
+            label={t('logo')}
+          />
           <h1 id="ls-public-collection-title" className="ls-public-title">
             {title}
           </h1>
@@ -154,7 +158,14 @@ export function CollectionPage({ token, layer, locale, onLocale }: { token: stri
 
   const info = load.kind === 'ready' ? load.info : undefined;
   const data = useMemo<PublicFormData | undefined>(
-    () => (info ? { style: info.style, form: info.form ? { elements: info.form.elements } : null, event: { ev_title: info.collection.co_title, ev_consent_text: info.event?.ev_consent_text ?? null } } : undefined),
+    () =>
+      info
+        ? {
+            style: info.style,
+            form: info.form ? { elements: info.form.elements } : null,
+            event: { ev_title: info.collection.co_title, ev_consent_text: info.event?.ev_consent_text ?? null },
+          }
+        : undefined,
     [info],
   );
 

@@ -69,7 +69,9 @@ function Preview({ route, locale, onLocale }: { route: PreviewRoute; locale: Pub
  * (/preview/form-styles/…), the registration page (/register/{eventId}) or a collection's page (/c/{co_token}).
  */
 export function PublicFormApp({ pathname, search }: { pathname: string; search: string }) {
-  const [locale, setLocale] = useState<PublicLocale>(() => pickLocale(search, storedLocale(), typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language])));
+  const [locale, setLocale] = useState<PublicLocale>(() =>
+    pickLocale(search, storedLocale(), typeof navigator === 'undefined' ? [] : (navigator.languages ?? [navigator.language])),
+  );
   const [route] = useState(() => previewRoute(pathname, search));
   const [eventId] = useState(() => registerEventId(pathname));
   const [collection] = useState(() => collectionToken(pathname));

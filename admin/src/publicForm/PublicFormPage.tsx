@@ -77,7 +77,20 @@ function Description({ text, className }: { text?: string; className: string }) 
  * shared by the console's preview and the registration page. Class names `ls-public-*` and the custom properties
  * `--ls-form-*` are what a style's custom CSS themes.
  */
-export function PublicFormPage({ data, view = 'form', locale, onLocale, stylesheetHref, assetUrl, preview = false, onSubmit, replaceForm, submitLabel, children, className }: PublicFormPageProps) {
+export function PublicFormPage({
+  data,
+  view = 'form',
+  locale,
+  onLocale,
+  stylesheetHref,
+  assetUrl,
+  preview = false,
+  onSubmit,
+  replaceForm,
+  submitLabel,
+  children,
+  className,
+}: PublicFormPageProps) {
   const t = translator(locale);
   const elements = useMemo(() => data.form?.elements ?? [], [data.form]);
   const [answers, setAnswers] = useState<Record<string, unknown>>(() => defaultAnswers(elements));

@@ -95,7 +95,15 @@ export function RegistrationPage({ eventId, locale, onLocale }: { eventId: strin
 
   const info = load.kind === 'ready' ? load.info : undefined;
   const data = useMemo<PublicFormData | undefined>(
-    () => (info ? { style: info.style, form: info.form ? { elements: info.form.elements } : null, event: { ev_title: info.event.ev_title, ev_consent_text: info.event.ev_consent_text }, style_assets: info.style_assets } : undefined),
+    () =>
+      info
+        ? {
+            style: info.style,
+            form: info.form ? { elements: info.form.elements } : null,
+            event: { ev_title: info.event.ev_title, ev_consent_text: info.event.ev_consent_text },
+            style_assets: info.style_assets,
+          }
+        : undefined,
     [info],
   );
 

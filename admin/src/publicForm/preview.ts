@@ -64,7 +64,9 @@ export async function loadPreview(route: PreviewRoute, fetcher: typeof fetch = f
   const formId = route.formId ?? (typeof event?.ev_registration_formid === 'string' ? event.ev_registration_formid : undefined);
   const graph = formId ? await optional(get<{ form: Row; elements: FormElementSpec[] }>(path('forms', formId, 'graph'), fetcher)) : null;
   // the style's logos and fonts, each as the console reads it (an asset the caller may not read shows as a placeholder)
-  const assetIds = [...new Set(['st_form_logo_assetid', 'st_thanks_logo_assetid', 'st_font_1', 'st_font_2', 'st_font_3'].map((f) => style[f]).filter((v): v is string => typeof v === 'string'))];
+  const assetIds = [
+    ...new Set(['st_form_logo_assetid', 'st_thanks_logo_assetid', 'st_font_1', 'st_font_2', 'st_font_3'].map((f) => style[f]).filter((v): v is string => typeof v === 'string')),
+  ];
   const assets = await Promise.all(assetIds.map((id) => optional(get<Row>(path('assets', id), fetcher))));
   return {
     style_assets: Object.fromEntries(assets.filter((a): a is Row => !!a && typeof a.url === 'string').map((a) => [String(a.as_id), String(a.url)])),

@@ -31,7 +31,10 @@ export const DaysElement = memo(function DaysElement(props: ElementProps) {
       long: new Intl.DateTimeFormat(locale, { ...utc, weekday: 'long' }),
     };
   }, [locale]);
-  const weekdays = useMemo(() => Array.from({ length: 7 }, (_, i) => ({ short: format.short.format(MONDAY + i * 86_400_000), long: format.long.format(MONDAY + i * 86_400_000) })), [format]);
+  const weekdays = useMemo(
+    () => Array.from({ length: 7 }, (_, i) => ({ short: format.short.format(MONDAY + i * 86_400_000), long: format.long.format(MONDAY + i * 86_400_000) })),
+    [format],
+  );
 
   const first = months[0]?.first ?? '';
   const last = months.length ? addDays(addMonths(months[months.length - 1].first, 1), -1) : '';

@@ -47,7 +47,19 @@ export function ErrorText({ id, error }: { id: string; error?: string }) {
 }
 
 /** One control with a visible label above it. */
-export function FieldShell({ props, children, extra, spokenRequired = false, after }: { props: ElementProps; children: ReactNode; extra?: ReactNode; spokenRequired?: boolean; after?: ReactNode }) {
+export function FieldShell({
+  props,
+  children,
+  extra,
+  spokenRequired = false,
+  after,
+}: {
+  props: ElementProps;
+  children: ReactNode;
+  extra?: ReactNode;
+  spokenRequired?: boolean;
+  after?: ReactNode;
+}) {
   const { el, id, error, texts } = props;
   return (
     <div className={`ls-form-field ls-form-field--${el.fe_type}${error ? ' ls-form-field--invalid' : ''}`} data-name={el.fe_name}>
@@ -69,7 +81,11 @@ export function FieldShell({ props, children, extra, spokenRequired = false, aft
 export function GroupShell({ props, children }: { props: ElementProps; children: ReactNode }) {
   const { el, id, error, texts } = props;
   return (
-    <fieldset className={`ls-form-field ls-form-group ls-form-field--${el.fe_type}${error ? ' ls-form-field--invalid' : ''}`} data-name={el.fe_name} aria-describedby={describedBy(id, error)}>
+    <fieldset
+      className={`ls-form-field ls-form-group ls-form-field--${el.fe_type}${error ? ' ls-form-field--invalid' : ''}`}
+      data-name={el.fe_name}
+      aria-describedby={describedBy(id, error)}
+    >
       <legend id={ids(id).label} className="ls-form-label">
         <span id={ids(id).title}>{el.fe_title}</span>
         {el.fe_is_required ? <RequiredMark texts={texts} spoken /> : null}

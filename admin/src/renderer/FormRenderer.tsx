@@ -51,8 +51,7 @@ export interface FormRendererProps {
   className?: string;
 }
 
-const componentOf = (type: string): ComponentType<ElementProps> | undefined =>
-  Object.hasOwn(ELEMENT_COMPONENTS, type) ? ELEMENT_COMPONENTS[type as ElementType] : undefined;
+const componentOf = (type: string): ComponentType<ElementProps> | undefined => (Object.hasOwn(ELEMENT_COMPONENTS, type) ? ELEMENT_COMPONENTS[type as ElementType] : undefined);
 
 /**
  * Draws a form's elements with plain React and one CSS file (custom properties --ls-form-*, so a form style can

@@ -22,7 +22,21 @@ export function searchNote(texts: RendererTexts, locale: string, matched: number
   return '';
 }
 
-export function SearchBox({ id, controls, value, onChange, texts, onKeyDown }: { id: string; controls: string; value: string; onChange: (v: string) => void; texts: RendererTexts; onKeyDown?: KeyboardEventHandler<HTMLInputElement> }) {
+export function SearchBox({
+  id,
+  controls,
+  value,
+  onChange,
+  texts,
+  onKeyDown,
+}: {
+  id: string;
+  controls: string;
+  value: string;
+  onChange: (v: string) => void;
+  texts: RendererTexts;
+  onKeyDown?: KeyboardEventHandler<HTMLInputElement>;
+}) {
   return (
     <div className="ls-form-search">
       <label htmlFor={id} className="ls-form-search-label">

@@ -73,6 +73,7 @@ function PickerDialog({ props, index, chosenIndex, onClose }: { props: ElementPr
     return () => {
       body.overflow = before;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the sheet opens
   }, []);
 
   const pick = (i: number) => {

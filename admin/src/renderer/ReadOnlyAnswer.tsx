@@ -10,7 +10,7 @@ export function ReadOnlyAnswer({ el, value, texts, locale }: { el: FormElementSp
     const i = index.byValue.get(v);
     return i === undefined ? v : index.entries[i].title;
   };
-  let content: ReactNode = null;
+  let content: ReactNode;
   switch (el.fe_type) {
     case 'checkbox':
     case 'toggle':

@@ -134,7 +134,11 @@ function ComboboxSelect({ props, index }: { props: ElementProps; index: ListInde
         ) : null}
         <span className="ls-form-chevron" aria-hidden="true" />
         <div className="ls-form-popup" hidden={!open}>
-          {open ? <OptionList id={listId} index={index} shown={shown} active={nav.active} chosenIndex={chosenIndex} labelledBy={ids(id).label} onPick={pick} /> : <ul id={listId} role="listbox" aria-labelledby={ids(id).label} />}
+          {open ? (
+            <OptionList id={listId} index={index} shown={shown} active={nav.active} chosenIndex={chosenIndex} labelledBy={ids(id).label} onPick={pick} />
+          ) : (
+            <ul id={listId} role="listbox" aria-labelledby={ids(id).label} />
+          )}
           <Note id={noteId} text={open ? searchNote(texts, locale, matched, total) : ''} />
         </div>
       </div>

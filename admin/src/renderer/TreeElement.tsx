@@ -206,7 +206,11 @@ const TreeRows = memo(function TreeRows({
                 actions.current.twisty(i);
               }}
             />
-            <span className={`ls-form-tree-box ls-form-tree-box--${multiple ? 'checkbox' : 'radio'}`} data-state={state === CHECKED ? 'on' : state === MIXED ? 'mixed' : 'off'} aria-hidden="true" />
+            <span
+              className={`ls-form-tree-box ls-form-tree-box--${multiple ? 'checkbox' : 'radio'}`}
+              data-state={state === CHECKED ? 'on' : state === MIXED ? 'mixed' : 'off'}
+              aria-hidden="true"
+            />
             <span className="ls-form-tree-title">{entry.title}</span>
           </div>
         );

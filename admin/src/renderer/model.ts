@@ -1,4 +1,4 @@
-import type { ElementType, FormElementSpec, ListItemNode } from '../../../resources/answers';
+import type { ListItemNode } from '../../../resources/answers';
 
 /**
  * What the renderer reads from an element, without React. The option readers are the API's own
@@ -41,7 +41,10 @@ export interface ListIndex {
 
 /** Lower case without accents, so "cafe" finds "Café". */
 export function fold(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }
 
 /** The list tree flattened depth first, built once per list. */

@@ -28,7 +28,6 @@ import { useConsoleAccount } from '../console/ConsoleContext';
 import StatsChart from './StatsChart';
 import { parseStatsQuery, utcDay } from '../../../resources/statistics';
 import {
-  isDateGroup,
   isEmpty,
   LEAD_STAT_GROUPS,
   PLAY_STAT_GROUPS,
@@ -41,7 +40,6 @@ import {
   type StatRow,
   type StatsAnswer,
 } from './statsModel';
-
 
 interface Params {
   from: string;
@@ -77,7 +75,21 @@ function useRowLabel(group: string): (row: StatRow) => string {
   }, [group, locale, translate]);
 }
 
-function StatsTable({ rows, measures, labelOf, groupLabel, ariaLabel, totals }: { rows: StatRow[]; measures: readonly string[]; labelOf: (r: StatRow) => string; groupLabel: string; ariaLabel: string; totals: Record<string, number> }) {
+function StatsTable({
+  rows,
+  measures,
+  labelOf,
+  groupLabel,
+  ariaLabel,
+  totals,
+}: {
+  rows: StatRow[];
+  measures: readonly string[];
+  labelOf: (r: StatRow) => string;
+  groupLabel: string;
+  ariaLabel: string;
+  totals: Record<string, number>;
+}) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const n = (v: unknown) => (Number(v) || 0).toLocaleString(locale);
@@ -128,7 +140,19 @@ function StatsTable({ rows, measures, labelOf, groupLabel, ariaLabel, totals }: 
 }
 
 /** One kind's section: its group picker, the chart, the table and the CSV of exactly those rows. */
-function StatsSection({ kind, params, groups, onGroup, empty }: { kind: StatKind; params: Params; groups: readonly string[]; onGroup: (g: string) => void; empty: (answer: StatsAnswer) => ReactNode }) {
+function StatsSection({
+  kind,
+  params,
+  groups,
+  onGroup,
+  empty,
+}: {
+  kind: StatKind;
+  params: Params;
+  groups: readonly string[];
+  onGroup: (g: string) => void;
+  empty: (answer: StatsAnswer) => ReactNode;
+}) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const { accountId } = useConsoleAccount();
@@ -208,7 +232,14 @@ function StatsSection({ kind, params, groups, onGroup, empty }: { kind: StatKind
               group={data.group}
               ariaLabel={translate('ls.statistics.chart_label', { what, group: groupLabel.toLowerCase(), from: dateText(data.from), to: dateText(data.to) })}
             />
-            <StatsTable rows={data.rows} measures={measures} labelOf={labelOf} groupLabel={groupLabel} totals={data.totals} ariaLabel={translate('ls.statistics.table_label', { what, group: groupLabel.toLowerCase() })} />
+            <StatsTable
+              rows={data.rows}
+              measures={measures}
+              labelOf={labelOf}
+              groupLabel={groupLabel}
+              totals={data.totals}
+              ariaLabel={translate('ls.statistics.table_label', { what, group: groupLabel.toLowerCase() })}
+            />
           </Box>
         )}
       </CardContent>
@@ -240,8 +271,9 @@ export default function StatisticsPage() {
   const update = useCallback(
     (changes: Record<string, string | null>) => {
       const next = new URLSearchParams(latest.current);
-      for (const [k, v] of Object.entries(changes)) if (v) next.set(k, v);
-      else next.delete(k);
+      for (const [k, v] of Object.entries(changes))
+        if (v) next.set(k, v);
+        else next.delete(k);
       latest.current = next;
       setSearch(next, { replace: true });
     },

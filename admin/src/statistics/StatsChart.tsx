@@ -15,13 +15,24 @@ const shorten = (s: string, max = 24) => (s.length > max ? `${s.slice(0, max - 1
  * The rows as a chart (@mui/x-charts): a line over time for days and weeks, horizontal bars for categories (events,
  * owners, sources…), one series per measure. Colours, fonts and the dark scheme come from the MUI theme.
  */
-export function StatsChart({ rows, labelOf, measures, group, ariaLabel }: { rows: StatRow[]; labelOf: (row: StatRow) => string; measures: readonly string[]; group: string; ariaLabel: string }) {
+export function StatsChart({
+  rows,
+  labelOf,
+  measures,
+  group,
+  ariaLabel,
+}: {
+  rows: StatRow[];
+  labelOf: (row: StatRow) => string;
+  measures: readonly string[];
+  group: string;
+  ariaLabel: string;
+}) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   // Counts are whole numbers: no tick labels between them.
   const countFormatter = (v: number | null, context: { location: string }) => (context.location === 'tick' && v !== null && !Number.isInteger(v) ? '' : String(v ?? ''));
-  const series = (data: StatRow[]) =>
-    measures.map((m) => ({ id: m, label: translate(`ls.statistics.measures.${m}`), data: data.map((r) => Number(r[m]) || 0) }));
+  const series = (data: StatRow[]) => measures.map((m) => ({ id: m, label: translate(`ls.statistics.measures.${m}`), data: data.map((r) => Number(r[m]) || 0) }));
 
   const bars = useMemo(() => (isDateGroup(group) ? rows : [...rows].slice(0, CHART_MAX_BARS)), [rows, group]);
 

@@ -1,18 +1,7 @@
 import { useMemo } from 'react';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import {
-  BooleanInput,
-  DeleteWithConfirmButton,
-  PasswordInput,
-  SaveButton,
-  SelectInput,
-  SimpleForm,
-  TextInput,
-  Toolbar,
-  useRecordContext,
-  useTranslate,
-} from 'react-admin';
+import { BooleanInput, DeleteWithConfirmButton, PasswordInput, SaveButton, SelectInput, SimpleForm, TextInput, Toolbar, useRecordContext, useTranslate } from 'react-admin';
 import { ROLES } from '../../../resources/permissions';
 import { userSchemas, DEFAULT_PASSWORD_MIN_LENGTH, type User } from '../../../resources/users';
 import { zodValidate } from '../layout/zod';

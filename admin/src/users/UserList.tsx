@@ -36,7 +36,9 @@ function StatusChips({ record }: { record: UserRecord }) {
   const translate = useTranslate();
   return (
     <span style={{ display: 'inline-flex', gap: 6, flexWrap: 'wrap' }}>
-      {!record.u_is_verified && <Chip size="small" color="warning" variant="outlined" label={translate('resources.users.fields.u_is_verified') + ': ' + translate('ls.common.no')} />}
+      {!record.u_is_verified && (
+        <Chip size="small" color="warning" variant="outlined" label={translate('resources.users.fields.u_is_verified') + ': ' + translate('ls.common.no')} />
+      )}
       {!record.u_is_enabled && <Chip size="small" variant="outlined" label={translate('resources.users.fields.u_is_enabled') + ': ' + translate('ls.common.no')} />}
     </span>
   );

@@ -65,7 +65,13 @@ export class ApiClient {
   }
 
   /** A new asset through the whole upload path (201 expected). */
-  async createAsset<T = { id: string; as_id: string }>(accountId: string, fields: { as_title: string; as_name: string }, bytes: Uint8Array, filename: string, thumb?: Uint8Array): Promise<T> {
+  async createAsset<T = { id: string; as_id: string }>(
+    accountId: string,
+    fields: { as_title: string; as_name: string },
+    bytes: Uint8Array,
+    filename: string,
+    thumb?: Uint8Array,
+  ): Promise<T> {
     return this.create<T>(`/accounts/${accountId}/assets`, { ...fields, ...(await this.uploadAssetFile(accountId, bytes, filename, thumb)) });
   }
 }

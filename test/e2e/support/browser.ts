@@ -19,9 +19,7 @@ export interface LaunchOptions {
 
 export async function launch(options: LaunchOptions = {}): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  const camera = options.fakeCamera
-    ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${options.fakeCamera}`]
-    : [];
+  const camera = options.fakeCamera ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${options.fakeCamera}`] : [];
   return chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', ...camera],

@@ -60,7 +60,10 @@ export async function expectVisible(locator: Locator) {
 /** A react-admin input's form control (ids are generated, so find it by the input's name). */
 export const control = (page: Page, name: string) => page.locator('.MuiFormControl-root', { has: page.locator(`[name="${name}"]`) }).first();
 export const helperText = async (page: Page, name: string) =>
-  ((await control(page, name).locator('.MuiFormHelperText-root').allInnerTexts()).join(' ')).replace(/\u200b/g, '').trim();
+  (await control(page, name).locator('.MuiFormHelperText-root').allInnerTexts())
+    .join(' ')
+    .replace(/\u200b/g, '')
+    .trim();
 /** Opens a react-admin SelectInput and picks the option whose label matches. */
 export async function choose(page: Page, name: string, option: string | RegExp) {
   await control(page, name).locator('[role=combobox]').click();

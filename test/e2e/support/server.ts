@@ -29,7 +29,9 @@ export function ensureAdminBuilt(): void {
   const sources = Math.max(
     newestMtime(path.join(ROOT, 'admin', 'src')),
     newestMtime(path.join(ROOT, 'resources')),
-    ...['index.html', 'public-form.html', 'app.html', 'player.html', 'vite.config.ts', 'vite.public-form.config.ts', 'vite.app.config.ts', 'vite.player.config.ts'].map((f) => fs.statSync(path.join(ROOT, 'admin', f)).mtimeMs),
+    ...['index.html', 'public-form.html', 'app.html', 'player.html', 'vite.config.ts', 'vite.public-form.config.ts', 'vite.app.config.ts', 'vite.player.config.ts'].map(
+      (f) => fs.statSync(path.join(ROOT, 'admin', f)).mtimeMs,
+    ),
   );
   const built = [DIST_INDEX, DIST_PUBLIC_FORM, DIST_CAPTURE_APP, DIST_PLAYER].every((f) => fs.existsSync(f) && fs.statSync(f).mtimeMs >= sources);
   if (built) return;

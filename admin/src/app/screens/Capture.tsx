@@ -158,7 +158,11 @@ export function Capture({ accountId, eventId }: { accountId: string; eventId: st
       setFormError(t('check_fields'));
       requestAnimationFrame(() => {
         const first = elements.find((el) => found[el.fe_name]);
-        formRef.current?.querySelector<HTMLElement>(`[data-name="${first?.fe_name}"] input, [data-name="${first?.fe_name}"] textarea, [data-name="${first?.fe_name}"] select, [data-name="${first?.fe_name}"] [tabindex="0"], [data-name="${first?.fe_name}"] button`)?.focus();
+        formRef.current
+          ?.querySelector<HTMLElement>(
+            `[data-name="${first?.fe_name}"] input, [data-name="${first?.fe_name}"] textarea, [data-name="${first?.fe_name}"] select, [data-name="${first?.fe_name}"] [tabindex="0"], [data-name="${first?.fe_name}"] button`,
+          )
+          ?.focus();
       });
       return;
     }

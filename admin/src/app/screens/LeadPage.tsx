@@ -137,7 +137,16 @@ export function LeadPage({ accountId, leadId }: { accountId: string; leadId: str
               f.elements.length ? (
                 <fieldset key={f.id} className="cap-card cap-form">
                   <legend className="cap-form-title">{f.title}</legend>
-                  <FormRenderer elements={f.elements} values={answers} onChange={onChange} errors={errors} texts={texts} locale={DATE_LOCALES[locale]} colorScheme={app.theme} idPrefix={`tr-f${i}`} />
+                  <FormRenderer
+                    elements={f.elements}
+                    values={answers}
+                    onChange={onChange}
+                    errors={errors}
+                    texts={texts}
+                    locale={DATE_LOCALES[locale]}
+                    colorScheme={app.theme}
+                    idPrefix={`tr-f${i}`}
+                  />
                 </fieldset>
               ) : null,
             )}

@@ -6,7 +6,18 @@ import { isAppTextKey, type AppLocale } from '../texts';
 import { Icon } from '../Icon';
 
 /** What "Copy app and system details" puts on the clipboard, for a support request. */
-export function systemDetails(input: { version: string; build: string; userAgent: string; screen: string; online: boolean; unsent: number; language: string; user: string; standalone: boolean; serviceWorker: string }): string {
+export function systemDetails(input: {
+  version: string;
+  build: string;
+  userAgent: string;
+  screen: string;
+  online: boolean;
+  unsent: number;
+  language: string;
+  user: string;
+  standalone: boolean;
+  serviceWorker: string;
+}): string {
   return [
     `Leadstage Capture ${input.version} (build ${input.build})`,
     `User: ${input.user}`,
@@ -97,7 +108,14 @@ export function ProfilePage() {
           <label className={`cap-btn ${busy ? 'cap-btn--busy' : ''}`}>
             <Icon name="camera" />
             {t('change_picture')}
-            <input ref={fileRef} type="file" accept="image/jpeg,image/png,image/webp" className="cap-visually-hidden" onChange={(e) => void pick(e.target.files?.[0])} disabled={busy} />
+            <input
+              ref={fileRef}
+              type="file"
+              accept="image/jpeg,image/png,image/webp"
+              className="cap-visually-hidden"
+              onChange={(e) => void pick(e.target.files?.[0])}
+              disabled={busy}
+            />
           </label>
           {me?.has_picture && (
             <button type="button" className="cap-btn" disabled={busy} onClick={() => void removeProfilePicture().then(setMe, () => setError(t('error_network')))}>

@@ -35,7 +35,7 @@ const adminNl: AdminMessages = {
       delete_folder_title: 'De map "{{name}}" verwijderen?',
       delete_folder_text: 'Alleen een lege map kan worden verwijderd.',
       delete_file_title: 'Het bestand "{{name}}" verwijderen?',
-      delete_file_text: 'Het bestand wordt uit de opslag verwijderd; pagina\'s die het adres gebruiken, tonen het niet meer.',
+      delete_file_text: "Het bestand wordt uit de opslag verwijderd; pagina's die het adres gebruiken, tonen het niet meer.",
       folder_created: 'Map "{{name}}" aangemaakt',
       folder_deleted: 'Map "{{name}}" verwijderd',
       file_deleted: 'Bestand "{{name}}" verwijderd',

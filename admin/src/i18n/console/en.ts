@@ -261,7 +261,8 @@ const consoleEn = {
       collapse_all: 'Collapse all',
       import: 'Import',
       import_title: 'Import items',
-      import_help: 'A .csv file with a header row and the columns title, value and parent_value (value and parent_value may be empty), or a .txt file with one item per line, indented with tabs or two spaces below its parent. The items are added to the list; if any row is wrong, nothing is added.',
+      import_help:
+        'A .csv file with a header row and the columns title, value and parent_value (value and parent_value may be empty), or a .txt file with one item per line, indented with tabs or two spaces below its parent. The items are added to the list; if any row is wrong, nothing is added.',
       importing: 'Importing…',
       import_success_title: 'Items imported',
       import_success_one: '{{count}} item was added to the list.',
@@ -269,7 +270,8 @@ const consoleEn = {
       import_errors_one: '{{count}} row could not be imported; nothing was imported.',
       import_errors_other: '{{total}} rows could not be imported; nothing was imported.',
       export: 'Export CSV',
-      keyboard_help: 'Keyboard: arrow keys move between items and open or close them; Enter or F2 renames; Insert adds an item below; Delete deletes; Alt+↑ and Alt+↓ move an item up or down; Alt+→ puts it below the item above; Alt+← moves it out one level. Or drag items with the mouse.',
+      keyboard_help:
+        'Keyboard: arrow keys move between items and open or close them; Enter or F2 renames; Insert adds an item below; Delete deletes; Alt+↑ and Alt+↓ move an item up or down; Alt+→ puts it below the item above; Alt+← moves it out one level. Or drag items with the mouse.',
       moved: '{{title}} moved',
       added: '{{title}} added',
       deleted: '{{title}} deleted',
@@ -296,7 +298,8 @@ const consoleEn = {
     },
     mail_templates: {
       variables_title: 'Variables',
-      variables_help: "Put a variable's name between double curly braces in the subject, HTML or text; its value is filled in when the mail is sent (escaped in HTML). A variable the mail does not know stays empty.",
+      variables_help:
+        "Put a variable's name between double curly braces in the subject, HTML or text; its value is filled in when the mail is sent (escaped in HTML). A variable the mail does not know stays empty.",
       preview: 'Preview',
       preview_sample: 'Preview with sample data',
       preview_blank: 'The preview shows here once the template has a subject or a body.',

@@ -102,7 +102,7 @@ const consoleNl: ConsoleMessages = {
     },
     // de carrouseleditor (admin/src/carouselEditor/)
     carouselEditor: {
-      title: 'Dia\'s en lagen',
+      title: "Dia's en lagen",
       loading: 'De carrousel wordt geladen…',
       load_failed: 'De carrousel kon niet worden geladen.',
       retry: 'Opnieuw proberen',
@@ -172,8 +172,8 @@ const consoleNl: ConsoleMessages = {
         geometry: 'Positie en grootte (pixels)',
       },
       slides: {
-        title: 'Dia\'s',
-        list_label: 'Dia\'s van de carrousel, in afspeelvolgorde',
+        title: "Dia's",
+        list_label: "Dia's van de carrousel, in afspeelvolgorde",
         add: 'Toevoegen',
         new: 'Nieuwe dia',
         edit: 'Bewerken',
@@ -183,7 +183,7 @@ const consoleNl: ConsoleMessages = {
         delete_named: 'De dia {{name}} verwijderen',
         delete_title: 'De dia "{{name}}" verwijderen?',
         delete_text: 'De dia en haar lagen in elke variant worden verwijderd. Dit kan niet ongedaan worden gemaakt.',
-        empty: 'Deze carrousel heeft nog geen dia\'s.',
+        empty: "Deze carrousel heeft nog geen dia's.",
         untitled: '(geen titel)',
         seconds: '{{seconds}} s',
         default_seconds: '{{seconds}} s (standaard)',
@@ -197,7 +197,7 @@ const consoleNl: ConsoleMessages = {
         delete: 'De variant {{name}} verwijderen',
         delete_title: 'De variant "{{name}}" verwijderen?',
         delete_text: 'De variant en de lagen van elke dia erin worden verwijderd. Dit kan niet ongedaan worden gemaakt.',
-        empty: 'Voeg eerst een variant toe: een schermformaat (bijv. 1920 × 1080) waarop de dia\'s worden opgemaakt.',
+        empty: "Voeg eerst een variant toe: een schermformaat (bijv. 1920 × 1080) waarop de dia's worden opgemaakt.",
       },
       preview: {
         title: 'Live voorbeeld',
@@ -275,7 +275,8 @@ const consoleNl: ConsoleMessages = {
       deleted_named: '{{name}} is verwijderd.',
       check_fields: 'Controleer de gemarkeerde velden.',
       move_named: '{{name}} verplaatsen',
-      move_help: 'Druk op Spatie om het element op te pakken, op de pijltjes omhoog en omlaag om het te verplaatsen, op Spatie om het neer te zetten en op Escape om te annuleren. Alt met een pijltje verplaatst het direct één plek.',
+      move_help:
+        'Druk op Spatie om het element op te pakken, op de pijltjes omhoog en omlaag om het te verplaatsen, op Spatie om het neer te zetten en op Escape om te annuleren. Alt met een pijltje verplaatst het direct één plek.',
       lifted: '{{name}} opgepakt, positie {{position}} van {{count}}. Pijltjes verplaatsen het, Spatie zet het neer, Escape annuleert.',
       position: '{{name}}: positie {{position}} van {{count}}.',
       dropped: '{{name}} neergezet op positie {{position}} van {{count}}.',
@@ -306,7 +307,8 @@ const consoleNl: ConsoleMessages = {
       collapse_all: 'Alles dichtklappen',
       import: 'Importeren',
       import_title: 'Items importeren',
-      import_help: 'Een .csv-bestand met een kopregel en de kolommen title, value en parent_value (value en parent_value mogen leeg zijn), of een .txt-bestand met één item per regel, met tabs of twee spaties ingesprongen onder het bovenliggende item. De items worden aan de lijst toegevoegd; is er een rij fout, dan wordt niets toegevoegd.',
+      import_help:
+        'Een .csv-bestand met een kopregel en de kolommen title, value en parent_value (value en parent_value mogen leeg zijn), of een .txt-bestand met één item per regel, met tabs of twee spaties ingesprongen onder het bovenliggende item. De items worden aan de lijst toegevoegd; is er een rij fout, dan wordt niets toegevoegd.',
       importing: 'Bezig met importeren…',
       import_success_title: 'Items geïmporteerd',
       import_success_one: '{{count}} item is aan de lijst toegevoegd.',
@@ -314,7 +316,8 @@ const consoleNl: ConsoleMessages = {
       import_errors_one: '{{count}} rij kon niet worden geïmporteerd; er is niets geïmporteerd.',
       import_errors_other: '{{total}} rijen konden niet worden geïmporteerd; er is niets geïmporteerd.',
       export: 'CSV exporteren',
-      keyboard_help: 'Toetsenbord: pijltjestoetsen gaan van item naar item en klappen open of dicht; Enter of F2 hernoemt; Insert voegt een item eronder toe; Delete verwijdert; Alt+↑ en Alt+↓ verplaatsen een item omhoog of omlaag; Alt+→ zet het onder het item erboven; Alt+← haalt het een niveau naar buiten. Of sleep items met de muis.',
+      keyboard_help:
+        'Toetsenbord: pijltjestoetsen gaan van item naar item en klappen open of dicht; Enter of F2 hernoemt; Insert voegt een item eronder toe; Delete verwijdert; Alt+↑ en Alt+↓ verplaatsen een item omhoog of omlaag; Alt+→ zet het onder het item erboven; Alt+← haalt het een niveau naar buiten. Of sleep items met de muis.',
       moved: '{{title}} verplaatst',
       added: '{{title}} toegevoegd',
       deleted: '{{title}} verwijderd',
@@ -341,7 +344,8 @@ const consoleNl: ConsoleMessages = {
     },
     mail_templates: {
       variables_title: 'Variabelen',
-      variables_help: 'Zet de naam van een variabele tussen dubbele accolades in het onderwerp, de HTML of de tekst; de waarde wordt ingevuld bij het versturen (in HTML beveiligd). Een variabele die de e-mail niet kent, blijft leeg.',
+      variables_help:
+        'Zet de naam van een variabele tussen dubbele accolades in het onderwerp, de HTML of de tekst; de waarde wordt ingevuld bij het versturen (in HTML beveiligd). Een variabele die de e-mail niet kent, blijft leeg.',
       preview: 'Voorbeeld',
       preview_sample: 'Voorbeeld met voorbeeldgegevens',
       preview_blank: 'Het voorbeeld verschijnt hier zodra het sjabloon een onderwerp of inhoud heeft.',
@@ -477,7 +481,8 @@ const consoleNl: ConsoleMessages = {
       members: {
         invite: 'Uitnodigen',
         join_title: 'Leden komen erbij via een uitnodiging',
-        join_text: 'Stuur een uitnodiging per e-mail: de persoon kiest een wachtwoord (of logt in) en komt erbij met de rol die je geeft. Alleen een rootgebruiker voegt een bestaande gebruiker direct toe.',
+        join_text:
+          'Stuur een uitnodiging per e-mail: de persoon kiest een wachtwoord (of logt in) en komt erbij met de rol die je geeft. Alleen een rootgebruiker voegt een bestaande gebruiker direct toe.',
         join_no_invite: 'Vraag een beheerder van dit account om de persoon uit te nodigen.',
         role_fixed: 'Alleen wie rollen mag instellen, wijzigt dit; nieuwe mensen komen erbij als lid.',
         user_fields_fixed: 'Voor het wijzigen van het e-mailadres en de namen van een gebruiker heb je het recht nodig om gebruikers te bewerken.',
@@ -514,7 +519,8 @@ const consoleNl: ConsoleMessages = {
         bulk_title_delete_one: '{{count}} lead verwijderen?',
         bulk_title_delete_other: '{{count}} leads verwijderen?',
         bulk_text: 'Dit geldt voor elke lead die bij de huidige zoekopdracht en filters hoort, niet alleen voor deze pagina.',
-        bulk_text_delete: 'Elke lead die bij de huidige zoekopdracht en filters hoort wordt verwijderd, niet alleen deze pagina, met foto’s en overdrachten. Dit kan niet ongedaan worden gemaakt.',
+        bulk_text_delete:
+          'Elke lead die bij de huidige zoekopdracht en filters hoort wordt verwijderd, niet alleen deze pagina, met foto’s en overdrachten. Dit kan niet ongedaan worden gemaakt.',
         bulk_confirm_valid: 'Als geldig markeren',
         bulk_confirm_invalid: 'Als ongeldig markeren',
         bulk_confirm_delete: 'Verwijderen',

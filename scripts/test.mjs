@@ -20,7 +20,11 @@ if (!fs.existsSync(process.env.CHROMIUM_PATH || '/usr/bin/chromium'))
 // instead of running every migration again.
 const env = { ...process.env };
 const pgliteTemplate = path.join(out, 'pglite-template.tar');
-const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/makeTemplates.ts', 'make', pgliteTemplate], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/makeTemplates.ts', 'make', pgliteTemplate], {
+  env,
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const pgTemplate = made.status === 0 ? made.stdout.trim() : '';
 if (made.status === 0) {
   env.LS_TEST_PGLITE_TEMPLATE = pgliteTemplate;

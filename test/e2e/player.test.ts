@@ -392,12 +392,14 @@ describe.skipIf(!HAS_CHROMIUM)('totem player (/play/{code})', () => {
 
   it('a hotspot opens its carousel at once; without a touch the standby carousel plays after the timeout; a touch brings the group back (and presses nothing)', async () => {
     const { page } = live;
-    // The tests before may outlast the screensaver's timeout (a slow machine): a touch on the standby screen brings
-    // the group back, which is what this test starts from.
-    if ((await shownOf(page)).at(-1)?.mode === 'standby') {
-      const asleep = (await shownOf(page)).length;
-      await page.mouse.click(40, TOP + 40);
-      await waitShown(page, ids.m1, asleep, 3000);
+    // The tests before may have left the player idle for most of the screensaver's timeout (or past it, on a slow
+    // machine): a touch where nothing is pressed restarts the timeout, and on the standby screen brings the group back.
+    const asleep = (await shownOf(page)).at(-1)?.mode === 'standby';
+    const touched = (await shownOf(page)).length;
+    await page.mouse.click(40, TOP + 40);
+    if (asleep) {
+      await waitShown(page, ids.m1, touched, 3000);
+      await page.waitForTimeout(900); // the player swallows clicks for 800 ms after a wake-up touch
     }
     const before = (await shownOf(page)).length;
     if ((await page.locator('#stage').getAttribute('data-slide')) !== ids.m1) await waitShown(page, ids.m1, before, 15_000);

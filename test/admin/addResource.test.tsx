@@ -1,10 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, configure, render, screen, waitFor, within } from '@testing-library/react';
 import { AdminContext, TestMemoryRouter, type I18nProvider } from 'react-admin';
-import { addConsoleTexts, addReactAdminTexts, i18nReady } from '../../admin/src/i18n';
 import ConsoleMenu from '../../admin/src/console/ConsoleMenu';
 import { setSession } from '../../admin/src/providers/session';
-import { ACCOUNT, memoryData, mountConsole, sessionAs } from '../helpers/consoleScreens';
+import { ACCOUNT, consoleI18n, memoryData, mountConsole, sessionAs } from '../helpers/consoleScreens';
 
 /**
  * README "Add a resource", proved on the console's side: the sponsors module (test/fixtures/sponsors) in a temporary
@@ -20,10 +19,7 @@ configure({ asyncUtilTimeout: 5000 });
 
 let i18nProvider: I18nProvider;
 beforeAll(async () => {
-  localStorage.setItem('RaStore.locale', JSON.stringify('en'));
-  i18nProvider = await i18nReady();
-  await addReactAdminTexts();
-  await addConsoleTexts();
+  i18nProvider = await consoleI18n();
 });
 afterEach(() => {
   cleanup();

@@ -2,19 +2,15 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AdminContext, type I18nProvider } from 'react-admin';
-import { addConsoleTexts, addReactAdminTexts, i18nReady } from '../../admin/src/i18n';
 import { SortableList } from '../../admin/src/layout/SortableList';
 import { moveItem } from '../../admin/src/layout/sortable';
 import { ranksAbove, rolesUpTo } from '../../admin/src/members/roles';
 import { setSession } from '../../admin/src/providers/session';
-import { ACCOUNT, mountConsole, sessionAs, type Row } from '../helpers/consoleScreens';
+import { ACCOUNT, consoleI18n, mountConsole, sessionAs, type Row } from '../helpers/consoleScreens';
 
 let i18nProvider: I18nProvider;
 beforeAll(async () => {
-  localStorage.setItem('RaStore.locale', JSON.stringify('en'));
-  i18nProvider = await i18nReady();
-  await addReactAdminTexts();
-  await addConsoleTexts();
+  i18nProvider = await consoleI18n();
 });
 afterEach(() => {
   cleanup();

@@ -9,6 +9,7 @@ import { ConsoleContext } from '../../admin/src/console/ConsoleContext';
 import { CONSOLE_SCREENS } from '../../admin/src/console/screens';
 import TranscriptionQueue from '../../admin/src/leads/TranscriptionQueue';
 import { setSession, type Session } from '../../admin/src/providers/session';
+import { addConsoleTexts, addReactAdminTexts, i18nReady } from '../../admin/src/i18n';
 import { canInAccount } from '../../admin/src/permissions';
 
 /**
@@ -106,4 +107,13 @@ export function mountConsole(session: Session, at: string, tables: Record<string
     </TestMemoryRouter>,
   );
   return { data, user: userEvent.setup() };
+}
+
+/** English with react-admin's and the console's texts, as a console screen has them; answers react-admin's i18nProvider. */
+export async function consoleI18n(): Promise<I18nProvider> {
+  localStorage.setItem('RaStore.locale', JSON.stringify('en'));
+  const provider = await i18nReady();
+  await addReactAdminTexts();
+  await addConsoleTexts();
+  return provider;
 }

@@ -7,6 +7,7 @@
 // (--passWithNoTests). `--project <name>` runs only the runner(s) that hold the named projects.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 const GROUPS = [
@@ -14,6 +15,11 @@ const GROUPS = [
   { name: 'e2e', projects: ['e2e'] },
 ];
 
+const startedAt = Date.now();
+// The machine's 1-minute load average, sampled through the run: it says how far the time is this run's own (other
+// work on the same cores stretches it).
+const loads = [os.loadavg()[0]];
+const sampling = setInterval(() => loads.push(os.loadavg()[0]), 15_000);
 const out = path.resolve('.test-results');
 fs.mkdirSync(out, { recursive: true });
 
@@ -174,5 +180,10 @@ if (slowest.length) {
   for (const f of slowest) console.log(`  ${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.file}`);
 }
 for (const n of notes) console.log(n);
+clearInterval(sampling);
+const meanLoad = loads.reduce((a, b) => a + b, 0) / loads.length;
+console.log(
+  `took ${Math.round((Date.now() - startedAt) / 1000)} s; load average during the run ${meanLoad.toFixed(1)} (at most ${Math.max(...loads).toFixed(1)}) on ${os.cpus().length} cores`,
+);
 console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

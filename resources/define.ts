@@ -178,6 +178,15 @@ export function defineAccountResource<const F extends Fields, const P extends st
   };
 }
 
+/**
+ * A platform resource (tenancy global: the entry admin's, at /api/1/<name>, gated by an entry_* group) from its fields,
+ * like an account resource in every other way: the same generic pipeline serves both (api/crud/router.ts).
+ */
+export function definePlatformResource<const F extends Fields, const P extends string>(input: AccountResourceInput & { fields: F; prefix: P }): AccountResource<F, P> {
+  const { accountKey: _accountKey, ...declared } = defineAccountResource(input);
+  return { ...declared, tenancy: 'global' };
+}
+
 /** The fields of a declaration with their metadata, in declaration order (generated screens read this). */
 export function fieldsOf(decl: ResourceDeclaration): [string, FieldMeta][] {
   return Object.entries(decl.fields ?? {});

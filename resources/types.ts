@@ -125,6 +125,8 @@ export type Fields = Record<string, FieldMeta>;
 export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny, Update extends z.ZodTypeAny = z.ZodTypeAny> {
   /** Plural name: REST path segment, react-admin resource, i18n key. */
   name: string;
+  /** The REST path segment when it is not the name (the entry admin's members: accountUsers at /accounts/{a}/users). */
+  path?: string;
   table: string;
   primaryKey: string;
   /** Permission group (resources/permissions.ts). */

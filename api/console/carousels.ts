@@ -3,17 +3,17 @@ import type { Request, Router } from 'express';
 import type { Knex } from 'knex';
 import { ctx } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
-import { rejectNulBytes, validateFor } from '../crud/router.js';
 import { requirePermission } from '../middleware/auth.js';
-import { scoped } from '../models/scope.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { assetIdsOf, assetsById, carouselGraphs } from '../models/carousels.js';
-import { accountOf, invalid, type ConsoleHooks } from './generic.js';
 import { carouselsManifest } from '../services/player.js';
 import { assets, carouselGroups, carousels, collections, layers, slides, variants } from '../../resources/index.js';
 import { orderedIdsSchema } from '../../resources/collections.js';
 import { CODE_ALPHABET, CODE_LENGTH } from '../../resources/carousels.js';
 import { isUuid } from '../../resources/fields.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
+import { invalid, rejectNulBytes, validateFor } from '../crud/input.js';
+import { type ResourceHooks } from '../crud/adapter.js';
 
 type Row = Record<string, unknown>;
 
@@ -32,20 +32,20 @@ export function newPlayerCode(): string {
   return out;
 }
 
-export const collectionsHooks: ConsoleHooks = {
+export const collectionsHooks: ResourceHooks = {
   async prepare(_trx, data, _req, existing) {
     if (!existing) data.co_token = newCollectionToken();
   },
 };
 
-export const codesHooks: ConsoleHooks = {
+export const codesHooks: ResourceHooks = {
   async prepare(_trx, data, _req, existing) {
     if (!existing) data.cc_code = newPlayerCode();
   },
 };
 
 /** A layer's variant must be one of its slide's carousel (400 layer_variant_invalid otherwise). */
-export const layersHooks: ConsoleHooks = {
+export const layersHooks: ResourceHooks = {
   async prepare(trx, data, req, existing) {
     if (existing) return;
     const accountId = accountOf(req);

@@ -3,13 +3,12 @@ import { z } from 'zod';
 import { ctx } from '../context.js';
 import { notFound, validate } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
-import { scoped } from '../models/scope.js';
-import { rejectNulBytes } from '../crud/router.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { badgeScan } from '../services/badgeScan.js';
 import { checkUrlHost } from '../services/privateAddress.js';
-import { accountOf, invalid } from './generic.js';
 import { isUuid } from '../../resources/fields.js';
 import { integrations } from '../../resources/integrations.js';
+import { invalid, rejectNulBytes } from '../crud/input.js';
 
 /**
  * Before a create or update reaches the generic handler: an in_api_url on a private, loopback, link-local or

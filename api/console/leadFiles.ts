@@ -5,11 +5,10 @@ import type { AppContext } from '../context.js';
 import { ctx } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { requirePermission, requireUser, resolveAccount } from '../middleware/auth.js';
-import { scoped } from '../models/scope.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { storageOf } from '../storage/index.js';
 import { newLeadFilesPath, objectKey } from '../storage/keys.js';
 import { detectType } from '../storage/fileTypes.js';
-import { accountOf } from './generic.js';
 import { isUuid } from '../../resources/fields.js';
 import { LEAD_FILE_MAX_BYTES, LEAD_FILE_TYPES, leadFiles } from '../../resources/leads.js';
 

@@ -3,12 +3,10 @@ import type { Request, RequestHandler, Router } from 'express';
 import { ctx } from '../context.js';
 import { ApiError, validate } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
-import { scoped } from '../models/scope.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { eventGraph, type FormGraph } from '../models/graphs.js';
 import { applyFilters, filterValueError, isEmptyFilter, parseFilter } from '../crud/list.js';
-import { rejectNulBytes } from '../crud/router.js';
 import { elementsOf, leadFromAnswers, OWN_FIELDS } from '../services/leads.js';
-import { accountOf, checkReferences, invalid, type ConsoleHooks } from './generic.js';
 import { leadsCsvFromFilter } from './leadExport.js';
 import { deletePhotosOf, leadFileUrl, removeLeadFileBytes } from './leadFiles.js';
 import { consentTextFor } from '../../resources/consent.js';
@@ -17,6 +15,9 @@ import { resourceNamed } from '../../resources/index.js';
 import { leadBulkBody, leadFiles, leads } from '../../resources/leads.js';
 import type { Answers, FormElementSpec } from '../../resources/answers.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
+import { checkReferences } from '../crud/rules.js';
+import { invalid, rejectNulBytes } from '../crud/input.js';
+import { type ResourceHooks } from '../crud/adapter.js';
 
 type Row = Record<string, unknown>;
 type OwnColumn = (typeof OWN_FIELDS)[keyof typeof OWN_FIELDS];
@@ -127,7 +128,7 @@ async function graphOf(trx: Knex.Transaction, accountId: string, eventId: string
  * card lead with a front photo may wait for its transcription with incomplete answers; ld_client_id makes a create
  * idempotent per account (a retry, or a race of two, answers the first lead with 200).
  */
-export const leadsHooks: ConsoleHooks = {
+export const leadsHooks: ResourceHooks = {
   serialize(row) {
     const out = { ...row };
     for (const [field, url] of [

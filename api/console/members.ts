@@ -2,11 +2,11 @@ import type { Request } from 'express';
 import type { Knex } from 'knex';
 import { ctx } from '../context.js';
 import { ApiError } from '../errors.js';
-import { scoped } from '../models/scope.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { assertEmailFree, emailWrite } from '../services/users.js';
-import { accountOf, type ConsoleHooks } from './generic.js';
 import { members } from '../../resources/members.js';
 import { ROLE_RANK, type Role } from '../../resources/permissions.js';
+import { type ResourceHooks } from '../crud/adapter.js';
 
 type Row = Record<string, unknown>;
 const USER_FIELDS = ['u_email', 'u_first_name', 'u_last_name'] as const;
@@ -60,7 +60,7 @@ async function updateUser(trx: Knex.Transaction, req: Request, existing: Row, ch
  * set only with set_role and never above the caller's own; the user's fields need account_users update; members join
  * through invites, and a root user may also pick an existing user.
  */
-export const membersHooks: ConsoleHooks = {
+export const membersHooks: ResourceHooks = {
   query: (db, req) =>
     scoped(db, members, accountOf(req))
       .join('users', 'u_id', 'au_userid')

@@ -40,6 +40,16 @@ export async function createAccountTable(
   });
 }
 
+/** A platform table (no account): `<p>_id` uuid primary key and the record timestamps, then `columns`. */
+export async function createPlatformTable(knex: Knex, table: string, prefix: string, columns: (t: Knex.CreateTableBuilder) => void): Promise<void> {
+  await knex.schema.createTable(table, (t) => {
+    t.uuid(`${prefix}_id`).primary().defaultTo(knex.raw('gen_random_uuid()'));
+    t.timestamp(`${prefix}_created_at`, { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.timestamp(`${prefix}_updated_at`, { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    columns(t);
+  });
+}
+
 /** The index on <p>_accountid, named <table>_account (for a table made before the helper, in an alterTable). */
 export function accountIndex(t: Knex.TableBuilder, table: string, prefix: string): void {
   t.index([`${prefix}_accountid`], `${table}_account`);
@@ -56,7 +66,7 @@ export function enumCheck(t: Knex.TableBuilder, table: string, column: string, o
 }
 
 /**
- * The unique index the API maps to 409 with the field (api/console/generic.ts uniqueConflict, the declaration's
+ * The unique index the API maps to 409 with the field (api/crud/rules.ts uniqueConflict, the declaration's
  * `unique`): named <table>_<field>_unique, over the scope the name is unique in (the account, or a parent) then the
  * field.
  */

@@ -1,8 +1,8 @@
 import { allowedValues, type Catalog, type CatalogColumn, type CatalogTable } from './catalog.js';
 import { resourceNamed } from '../../resources/index.js';
 import type { FieldKind, FieldMeta, ResourceDeclaration } from '../../resources/types.js';
-import { uniqueConflict } from '../../api/console/generic.js';
 import { ApiError } from '../../api/errors.js';
+import { uniqueConflict } from '../../api/crud/rules.js';
 
 /**
  * A declaration against the migrated database's catalog (test/api/schemaDrift.test.ts runs it over the registry;

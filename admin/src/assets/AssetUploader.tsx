@@ -17,7 +17,7 @@ import OpenInNewIcon from '@mui/icons-material/EditOutlined';
 import { LinkBase, useCreatePath, useLocaleState, useTranslate } from 'react-admin';
 import { ASSET_EXTENSIONS, assetKind } from '../../../resources/assets';
 import { formatBytes } from '../media/format';
-import { newId } from '../media/upload';
+import { inParallel, newId } from '../uploads/transfer';
 import type { AssetFileFields, AssetRecord } from './assetsApi';
 import { realUploaderDeps, type UploaderDeps } from './assetDeps';
 import { assetTypeOf, identifierFrom, nameFromFilename, runAssetJob, titleFromFilename, uniqueName, type AssetFieldErrors, AssetUploadError } from './assetUpload';
@@ -159,11 +159,7 @@ export function AssetUploader({ accountId, onUploaded, deps }: { accountId: stri
     setBusy(true);
     setRan(true);
     try {
-      let next = 0;
-      const worker = async () => {
-        while (next < keys.length) await runOne(keys[next++]);
-      };
-      await Promise.all(Array.from({ length: Math.min(PARALLEL, keys.length) }, worker));
+      await inParallel(keys, PARALLEL, runOne);
     } finally {
       setBusy(false);
     }

@@ -15,7 +15,8 @@ import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { ACCEPT } from '../../../resources/files';
 import { mediaApi } from './mediaApi';
-import { newId, putWithProgress, RETRYABLE, runUploads, type UploadDeps, type UploadItem } from './upload';
+import { newId, putWithProgress } from '../uploads/transfer';
+import { RETRYABLE, runUploads, type UploadDeps, type UploadItem } from './upload';
 import { FileKindIcon, fileKind } from './fileKinds';
 import { formatBytes } from './format';
 

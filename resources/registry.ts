@@ -60,28 +60,3 @@ export const ENTRY_RESOURCES: ResourceDeclaration[] = [accounts, accountUsers, u
 
 /** Every declared resource: what the API mounts, the admin shows, the grants come from and the tests iterate over. */
 export const RESOURCES: ResourceDeclaration[] = [...ENTRY_RESOURCES, ...ACCOUNT_RESOURCES];
-export { accounts, accountUsers, users, folders, files };
-export {
-  members,
-  invites,
-  events,
-  eventForms,
-  forms,
-  formElements,
-  lists,
-  listItems,
-  formStyles,
-  integrations,
-  eventIntegrations,
-  mailTemplates,
-  settings,
-  leads,
-  assets,
-  collections,
-  carousels,
-  variants,
-  slides,
-  layers,
-  carouselGroups,
-  codes,
-};

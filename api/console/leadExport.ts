@@ -11,7 +11,8 @@ import { applyFilters, filterValueError, type ListFilter } from '../crud/list.js
 import { elementsOf } from '../services/leads.js';
 import { flattenItems, type FormElementSpec } from '../../resources/answers.js';
 import { isUuid } from '../../resources/fields.js';
-import { events, leads } from '../../resources/index.js';
+import { events } from '../../resources/events.js';
+import { leads } from '../../resources/leads.js';
 
 type Row = Record<string, unknown>;
 

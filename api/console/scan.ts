@@ -8,7 +8,7 @@ import { eventGraph } from '../models/graphs.js';
 import { badgeScan, type BadgeAnswers } from '../services/badgeScan.js';
 import { elementsOf, OWN_FIELDS } from '../services/leads.js';
 import { isUuid } from '../../resources/fields.js';
-import { eventIntegrations } from '../../resources/index.js';
+import { eventIntegrations } from '../../resources/eventIntegrations.js';
 import { rejectNulBytes } from '../crud/input.js';
 
 const scanBody = z.object({

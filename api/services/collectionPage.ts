@@ -8,7 +8,7 @@ import { serializeAsset } from '../models/assets.js';
 import { leadFromAnswers } from './leads.js';
 import { PUBLIC_STYLE_FIELDS, publicElement } from './registration.js';
 import { consentTextFor, type ConsentLocale } from '../../resources/consent.js';
-import { layers } from '../../resources/index.js';
+import { layers } from '../../resources/carousels.js';
 import { isUuid } from '../../resources/checks.js';
 import type { FormElementSpec } from '../../resources/answers.js';
 

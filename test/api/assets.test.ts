@@ -6,8 +6,8 @@ import { bigPng, CSV, DRIVERS, JPEG, mp4, PDF, PNG, putBytes, storedKeys, startS
 import { createAsset, signAssets, uploadAssetFile } from '../helpers/assets.js';
 import { accountPath, createRecord, startConsoleApp } from '../helpers/console.js';
 import { objectKey } from '../../api/storage/keys.js';
-import { carouselGroups, carousels, codes, collections } from '../../resources/index.js';
-import { CODE_RE } from '../../resources/carousels.js';
+import { carouselGroups, carousels, codes, CODE_RE } from '../../resources/carousels.js';
+import { collections } from '../../resources/collections.js';
 
 type Row = Record<string, unknown>;
 const MAX = 256 * 1024; // storageConfig's maxFileBytes

@@ -4,7 +4,8 @@ import { MISSING, withGrant, type Signed, type TestApp } from '../helpers/app.js
 import { uploadAssetFile } from '../helpers/assets.js';
 import { accountPath, countIn, createRecord, parentField, sampleBody, startConsoleApp } from '../helpers/console.js';
 import { insertEvent, insertLead } from '../helpers/leadRows.js';
-import { ACCOUNT_RESOURCES, carousels, slides, variants } from '../../resources/index.js';
+import { ACCOUNT_RESOURCES } from '../../resources/index.js';
+import { carousels, slides, variants } from '../../resources/carousels.js';
 import { can, PERMISSIONS, ROLES } from '../../resources/permissions.js';
 import { fieldsOf } from '../../resources/define.js';
 import type { ResourceDeclaration } from '../../resources/types.js';

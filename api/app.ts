@@ -31,6 +31,7 @@ import { importRouter } from './routes/usersImport.js';
 import { PROJECT_ROOT } from './paths.js';
 import { mountHealth } from './routes/health.js';
 import { mountResources } from './resources.js';
+import { actorContext, withActors } from './db/actor.js';
 import { accountSummaryRouter } from './routes/accountSummary.js';
 import { publicPagesRouter } from './routes/publicPages.js';
 import { appRouter } from './routes/app.js';
@@ -54,7 +55,9 @@ export interface AppOptions {
 }
 
 export function createApp(options: AppOptions): { app: Express; context: AppContext; metrics: Metrics } {
-  const { db, config } = options;
+  const { config } = options;
+  // Every write transaction names its actor for the history the database keeps (api/db/actor.ts).
+  const db = withActors(options.db);
   const logger = options.logger ?? createLogger(config);
   const log = options.log ?? contextLog(logger);
   const metrics = createMetrics(db, { processMetrics: Boolean(config.metricsToken || config.metricsPort) });
@@ -121,6 +124,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   // The totem player's pages and service worker: no session or CSRF cookie either (see the router).
   app.use('/play', playerPages(config.secureCookies));
 
+  app.use(actorContext);
   app.use(cookieParser());
   app.use(sessionMiddleware());
   app.use(csrf.ensureCookie);

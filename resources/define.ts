@@ -123,6 +123,7 @@ export interface AccountResourceInput {
   unique?: ResourceDeclaration['unique'];
   codes?: string[];
   singleton?: boolean;
+  history?: boolean;
   exactTotalUpTo?: number;
   tieBreak?: string;
   operations?: ResourceDeclaration['operations'];
@@ -173,6 +174,7 @@ export function defineAccountResource<const F extends Fields, const P extends st
     unique: input.unique,
     codes: input.codes,
     singleton: input.singleton,
+    history: input.history,
     exactTotalUpTo: input.exactTotalUpTo,
     tieBreak: input.tieBreak,
   };

@@ -97,6 +97,8 @@ export interface FieldMeta {
   createOnly?: boolean;
   /** Not shown in the generated form (set by a hand-written screen or the server). */
   formHidden?: boolean;
+  /** May be changed for many records at once (POST …/bulk {action: "update", changes}). */
+  bulk?: boolean;
   /** Default on create. */
   default?: unknown;
   /**
@@ -181,6 +183,11 @@ export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny,
   codes?: string[];
   /** One record per account (settings): GET/PUT on the resource path itself. */
   singleton?: boolean;
+  /**
+   * Who changed what and when, per record, with revert (GET …/{id}/history, POST …/{id}/history/{h_id}/revert): the
+   * table's history trigger (api/db/migrationHelpers.ts historyTrigger) writes it in the same transaction as the change.
+   */
+  history?: boolean;
   /**
    * For tables too large to count on every page (leads): a list's total is counted exactly up to this many rows;
    * past it the total is the database planner's estimate (never below this + 1) and the answer carries

@@ -1,10 +1,24 @@
-import type { ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
 import { Edit, useRecordContext } from 'react-admin';
 import type { ResourceDeclaration } from '../../../resources/types';
 import { GeneratedForm, type GeneratedFormProps } from './GeneratedForm';
 import { bodyFor, titleOf } from './rules';
 import { useSaveHandlers } from './save';
 import { useResourceAccess } from './access';
+import { HistoryPanel } from '../history/HistoryPanel';
+import { ConsoleContext } from '../console/ConsoleContext';
+import { accountPath } from '../providers/accountPath';
+
+/** The record's history below its form, for a resource that declares it (an account's, or the entry admin's). */
+function RecordHistory({ decl, canRevert }: { decl: ResourceDeclaration; canRevert: boolean }) {
+  const record = useRecordContext();
+  const console = useContext(ConsoleContext);
+  if (!record || !decl.history) return null;
+  const segment = decl.path ?? decl.name;
+  const id = String(record.id);
+  const path = decl.tenancy === 'account' && console ? accountPath(console.accountId, segment, id) : `/${segment}/${encodeURIComponent(id)}`;
+  return <HistoryPanel decl={decl} path={path} canRevert={canRevert} />;
+}
 
 function RecordTitle({ decl }: { decl: ResourceDeclaration }) {
   const record = useRecordContext();
@@ -64,6 +78,7 @@ export function GeneratedEdit({ decl, id, backTo, title, form, stay }: Generated
       mutationOptions={handlers}
     >
       <EditForm decl={decl} backTo={backTo} form={form} canUpdate={canUpdate} canDelete={canDelete} />
+      <RecordHistory decl={decl} canRevert={canUpdate} />
     </Edit>
   );
 }

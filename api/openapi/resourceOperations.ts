@@ -64,8 +64,8 @@ const bulkFields = (decl: ResourceDeclaration) => Object.entries(decl.fields ?? 
 export function resourceOperations(decl: ResourceDeclaration): Map<string, Operation> {
   const ops = new Map<string, Operation>();
   const base = `/api/1${openApiPath(mountPathOf(decl))}`;
-  const one = decl.labels?.en.name_one ?? decl.name;
-  const many = decl.labels?.en.name_other ?? decl.name;
+  const one = (decl.labels?.en.name_one ?? decl.name).toLowerCase();
+  const many = (decl.labels?.en.name_other ?? decl.name).toLowerCase();
   const tags = [decl.name];
   const record = recordRef(decl);
   const add = (method: string, path: string, op: Omit<Operation, 'tags'>) => ops.set(`${method} ${path}`, { tags, ...op });

@@ -41,6 +41,7 @@ import { registerRouter } from './routes/register.js';
 import { playRouter } from './routes/play.js';
 import { playerPages } from './routes/playerPages.js';
 import { collectionRouter } from './routes/collection.js';
+import { openApiHandler } from './routes/openapi.js';
 
 export const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
 
@@ -150,6 +151,8 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   api.use('/emails', emailsRouter());
   api.use('/app', appRouter());
   api.use('/profile', profileRouter());
+  // The OpenAPI document of every route above and below (api/openapi/), built on its first call.
+  api.get('/openapi.json', openApiHandler());
   // Paths of their own (/handoff/…, /handoffs) under no common prefix: last, so no other call walks their routes.
   api.use(publicHandoffRouter());
   api.use(ownHandoffsRouter());

@@ -26,13 +26,17 @@ export function menuResourcesFor(session: Session | null | undefined, accountId:
   return MENU_RESOURCES.filter((d) => canInAccount(session, accountId, d.group, 'read'));
 }
 
-/** Console pages that are not resources (routes of their own), each shown with its group's read bit. */
-export const CONSOLE_PAGES = [{ name: 'statistics', group: 'account_statistics' }] as const;
+/** Console pages that are not resources (routes of their own), each shown with one permission of its group. */
+export const CONSOLE_PAGES = [
+  { name: 'statistics', group: 'account_statistics', permission: 'read' },
+  // The API's description: for those who may make API calls (API tokens and "copy as cURL" need the same bit).
+  { name: 'developer', group: 'app_general', permission: 'export_curl' },
+] as const;
 export type ConsolePageName = (typeof CONSOLE_PAGES)[number]['name'];
 
 /** The menu's pages the caller may open in that account. */
 export function menuPagesFor(session: Session | null | undefined, accountId: string): (typeof CONSOLE_PAGES)[number][] {
-  return CONSOLE_PAGES.filter((p) => canInAccount(session, accountId, p.group, 'read'));
+  return CONSOLE_PAGES.filter((p) => canInAccount(session, accountId, p.group, p.permission));
 }
 
 /**

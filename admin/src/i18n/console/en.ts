@@ -392,6 +392,28 @@ const consoleEn = {
       load_failed: 'The statistics could not be loaded.',
       retry: 'Try again',
     },
+    // the developer page (admin/src/developer/): the API's OpenAPI document, readable
+    developer: {
+      title: 'API',
+      intro:
+        "Every call of the API, generated from the same declarations and rules the API runs on. Sign in with a session (and the CSRF header on a change), or call an account's routes with an API token as a bearer token.",
+      download: 'The OpenAPI 3.1 document (JSON)',
+      search: 'Search calls',
+      calls_one: '{{count}} call',
+      calls_other: '{{count}} calls',
+      none: 'No call matches this search.',
+      access: 'Who may call',
+      public: 'anyone (no sign-in)',
+      or: 'or',
+      parameters: 'Parameters',
+      body: 'Body',
+      responses: 'Responses',
+      name: 'Name',
+      type: 'Type',
+      notes: 'Notes',
+      load_failed: 'The API description could not be loaded.',
+      retry: 'Try again',
+    },
     handoffs: {
       hand_off: 'Hand off',
       title: 'Hand off this lead',
@@ -416,7 +438,7 @@ const consoleEn = {
     },
     console: {
       title: 'Console',
-      menu: { home: 'Home', label: 'Console menu', statistics: 'Statistics' },
+      menu: { home: 'Home', label: 'Console menu', statistics: 'Statistics', developer: 'API' },
       home: {
         subtitle: 'Account console',
         figures: 'This account at a glance',

@@ -438,6 +438,28 @@ const consoleNl: ConsoleMessages = {
       load_failed: 'De statistieken konden niet worden geladen.',
       retry: 'Opnieuw proberen',
     },
+    // de ontwikkelaarspagina (admin/src/developer/): het OpenAPI-document van de API, leesbaar
+    developer: {
+      title: 'API',
+      intro:
+        'Elke aanroep van de API, gemaakt uit dezelfde declaraties en regels waarmee de API werkt. Meld je aan met een sessie (en de CSRF-header bij een wijziging), of roep de routes van een account aan met een API-token als bearer-token.',
+      download: 'Het OpenAPI 3.1-document (JSON)',
+      search: 'Aanroepen zoeken',
+      calls_one: '{{count}} aanroep',
+      calls_other: '{{count}} aanroepen',
+      none: 'Geen aanroep past bij deze zoekopdracht.',
+      access: 'Wie mag aanroepen',
+      public: 'iedereen (zonder aanmelden)',
+      or: 'of',
+      parameters: 'Parameters',
+      body: 'Body',
+      responses: 'Antwoorden',
+      name: 'Naam',
+      type: 'Type',
+      notes: 'Toelichting',
+      load_failed: 'De beschrijving van de API kon niet worden geladen.',
+      retry: 'Opnieuw proberen',
+    },
     handoffs: {
       hand_off: 'Overdragen',
       title: 'Deze lead overdragen',
@@ -462,7 +484,7 @@ const consoleNl: ConsoleMessages = {
     },
     console: {
       title: 'Console',
-      menu: { home: 'Start', label: 'Consolemenu', statistics: 'Statistieken' },
+      menu: { home: 'Start', label: 'Consolemenu', statistics: 'Statistieken', developer: 'API' },
       home: {
         subtitle: 'Accountconsole',
         figures: 'Dit account in één oogopslag',

@@ -112,6 +112,7 @@ export interface AccountResourceInput {
   group: string;
   grants?: ResourceDeclaration['grants'];
   icon?: ResourceDeclaration['icon'];
+  menu?: ResourceDeclaration['menu'];
   labels?: ResourceDeclaration['labels'];
   fields: Fields;
   search?: string[];
@@ -148,6 +149,7 @@ export function defineAccountResource<const F extends Fields, const P extends st
     group: input.group,
     grants: input.grants,
     icon: input.icon,
+    menu: input.menu,
     labels: input.labels,
     tenancy: 'account',
     accountKey: `${p}_accountid`,

@@ -97,8 +97,6 @@ export interface FieldMeta {
   createOnly?: boolean;
   /** Not shown in the generated form (set by a hand-written screen or the server). */
   formHidden?: boolean;
-  /** May be changed for many records at once (POST …/bulk {action: "update", changes}). */
-  bulk?: boolean;
   /** Default on create. */
   default?: unknown;
   /**
@@ -119,6 +117,8 @@ export interface FieldMeta {
   showWhen?: { field: string; values: readonly unknown[] };
   /** i18n key of the label (default resources.<name>.fields.<field>). */
   label?: string;
+  /** A list's bulk update may change it (POST …/{resource}/bulk, platform-and-flows.md 1). */
+  bulk?: boolean;
 }
 
 export type Fields = Record<string, FieldMeta>;
@@ -140,6 +140,8 @@ export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny,
   grants?: RoleGrants;
   /** The menu icon (default 'list'). */
   icon?: ResourceIcon;
+  /** false: no menu item of its own (saved views: managed from every list's Views menu). */
+  menu?: false;
   /** English and Dutch labels (the console's resources.<name>.*). */
   labels?: { en: ResourceLabels; nl: ResourceLabels };
   tenancy: 'global' | 'account';

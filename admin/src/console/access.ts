@@ -14,12 +14,13 @@ export function canEnterConsole(session: Session | null | undefined, accountId: 
   return !!accountId && isUuid(accountId) && !!roleInAccount(session, accountId);
 }
 
-/** The menu's resources: every account resource that is not a child of another (those get tabs on their parent). */
+/**
+ * The menu's resources: every account resource that is not a child of another (those get tabs on their parent) and
+ * does not say `menu: false` (saved views: managed from each list's Views menu).
+ */
 // The account's one-record settings come last, after the resources an organiser works with every day.
-export const MENU_RESOURCES: ResourceDeclaration[] = [
-  ...ACCOUNT_RESOURCES.filter((d) => !parentFieldOf(d) && !d.singleton),
-  ...ACCOUNT_RESOURCES.filter((d) => !parentFieldOf(d) && d.singleton),
-];
+const inMenu = (d: ResourceDeclaration) => !parentFieldOf(d) && d.menu !== false;
+export const MENU_RESOURCES: ResourceDeclaration[] = [...ACCOUNT_RESOURCES.filter((d) => inMenu(d) && !d.singleton), ...ACCOUNT_RESOURCES.filter((d) => inMenu(d) && d.singleton)];
 
 /** A menu item shows with its group's read bit for the caller's role in that account. */
 export function menuResourcesFor(session: Session | null | undefined, accountId: string): ResourceDeclaration[] {

@@ -164,6 +164,12 @@ describeEachDb('API tokens', (kind) => {
       const updated = await bearer(t, 'put', `${accountPath(a, events)}/${id}`, token, { ...body, ev_title: 'Renamed by a script' });
       expect(updated.status, JSON.stringify(updated.body)).toBe(200);
       expect((await t.db('events').where('ev_id', id).first()).ev_title).toBe('Renamed by a script');
+      // the README's examples, as written there
+      const readme = await bearer(t, 'post', accountPath(a, events), token, { ev_title: 'Spring fair', ev_name: 'spring-fair', ev_access_type: 'open' });
+      expect(readme.status, JSON.stringify(readme.body)).toBe(201);
+      const leads = await bearer(t, 'get', `${accountPath(a, 'leads')}?range=%5B0,24%5D&sort=%5B%22ld_email%22,%22ASC%22%5D`, token);
+      expect(leads.status, JSON.stringify(leads.body)).toBe(200);
+      expect(leads.headers['content-range']).toBe('leads */0'); // a page of an empty list
       // the use is recorded
       const row = await t.db('api_tokens').where('tk_id', tk_id).first();
       expect(row.tk_last_used_at).not.toBeNull();

@@ -17,9 +17,11 @@ import { staticHeaders } from './middleware/staticHeaders.js';
 import { createCsrf } from './middleware/csrf.js';
 import { RateLimiter } from './middleware/rateLimit.js';
 import { sessionMiddleware } from './middleware/session.js';
+import { bearerMiddleware } from './middleware/bearer.js';
 import { PermissionStore } from './services/permissions.js';
 import { sessionCacheFor } from './services/sessionCache.js';
 import { authRouter, verifyEmail } from './routes/auth.js';
+import { apiTokensRouter } from './routes/apiTokens.js';
 import { publicInviteRouter } from './routes/publicInvite.js';
 import { publicHandoffRouter } from './routes/publicHandoff.js';
 import { ownHandoffsRouter } from './routes/ownHandoffs.js';
@@ -127,6 +129,8 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
 
   app.use(actorContext);
   app.use(cookieParser());
+  // An API call with `Authorization: Bearer <token>` is authenticated by the token alone, before (instead of) the session.
+  app.use(bearerMiddleware());
   app.use(sessionMiddleware());
   app.use(csrf.ensureCookie);
 
@@ -137,6 +141,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   });
   api.use(csrf.protect);
   api.use(jsonBody({ limit: '1mb' }));
+  api.use('/auth/tokens', apiTokensRouter());
   api.use('/auth', authRouter());
   api.use('/invite', publicInviteRouter());
   api.use('/register', registerRouter());

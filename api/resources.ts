@@ -21,6 +21,7 @@ import { eventScanRoute } from './console/scan.js';
 import { assetsHooks, assetsRoutes } from './console/assets.js';
 import { carouselGraphRoute, carouselManifestRoute, carouselGroupsRoutes, codesHooks, collectionsHooks, collectionsRoutes, layersHooks } from './console/carousels.js';
 import { syncRouter } from './console/sync.js';
+import { viewsHooks } from './console/views.js';
 import { RESOURCES, resourceNamed } from '../resources/index.js';
 import type { ResourceDeclaration } from '../resources/types.js';
 
@@ -63,6 +64,7 @@ const RESOURCE_HOOKS: Record<string, ResourceHooks | 'own'> = {
   layers: layersHooks,
   'carousel-groups': { routes: carouselGroupsRoutes },
   codes: codesHooks,
+  views: viewsHooks,
 };
 
 /** Where a resource is mounted: /<path> for a platform resource, /accounts/:accountId/<path> for an account's. */

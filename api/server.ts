@@ -5,6 +5,7 @@ import { ensureRootUser, prepareDatabase } from './db/bootstrap.js';
 import { createLogger } from './log.js';
 import { createShutdown, onSignals } from './shutdown.js';
 import { pruneTokens } from './services/tokens.js';
+import { pruneApiTokens } from './services/apiTokens.js';
 import { pruneSessions } from './middleware/session.js';
 import type { StorageDriver } from './storage/index.js';
 
@@ -20,10 +21,10 @@ if (grantsAdded.length) logger.info({ grants: grantsAdded.map((g) => `${g.pg_rol
 // whatever the log level, and outside the JSON log stream on stdout.
 await ensureRootUser(db, config, (m) => console.error(m));
 const { app, context, metrics } = createApp({ db, config, logger });
-// Expired sessions, rate-limit windows and old one-time tokens are deleted every 10 minutes.
+// Expired sessions, rate-limit windows, old one-time tokens and API tokens 30 days past expiry: deleted every 10 minutes.
 const prune = setInterval(
   () => {
-    void Promise.all([pruneSessions(db), context.limiter.prune(), pruneTokens(db)]).catch((err) => logger.error({ err }, 'prune failed'));
+    void Promise.all([pruneSessions(db), context.limiter.prune(), pruneTokens(db), pruneApiTokens(db)]).catch((err) => logger.error({ err }, 'prune failed'));
   },
   10 * 60 * 1000,
 ).unref();

@@ -116,6 +116,7 @@ export interface AccountResourceInput {
   group: string;
   grants?: ResourceDeclaration['grants'];
   icon?: ResourceDeclaration['icon'];
+  menu?: ResourceDeclaration['menu'];
   labels?: ResourceDeclaration['labels'];
   fields: Fields;
   search?: string[];
@@ -127,6 +128,7 @@ export interface AccountResourceInput {
   unique?: ResourceDeclaration['unique'];
   codes?: string[];
   singleton?: boolean;
+  history?: boolean;
   exactTotalUpTo?: number;
   tieBreak?: string;
   operations?: ResourceDeclaration['operations'];
@@ -153,6 +155,7 @@ export function defineAccountResource<const F extends Fields, const P extends st
     group: input.group,
     grants: input.grants,
     icon: input.icon,
+    menu: input.menu,
     labels: input.labels,
     tenancy: 'account',
     accountKey: `${p}_accountid`,
@@ -179,6 +182,7 @@ export function defineAccountResource<const F extends Fields, const P extends st
     unique: input.unique,
     codes: input.codes,
     singleton: input.singleton,
+    history: input.history,
     exactTotalUpTo: input.exactTotalUpTo,
     tieBreak: input.tieBreak,
   };

@@ -9,6 +9,7 @@ export const events = defineAccountResource({
   table: 'events',
   prefix: 'ev',
   group: 'account_events',
+  history: true,
   grants: staffAndMembers(15, 1),
   icon: 'event',
   fields: {

@@ -10,6 +10,7 @@ export const formStyles = defineAccountResource({
   table: 'form_styles',
   prefix: 'st',
   group: 'account_form_styles',
+  history: true,
   grants: staffAndMembers(15, 0),
   icon: 'palette',
   fields: {

@@ -7,6 +7,7 @@ export const forms = defineAccountResource({
   table: 'forms',
   prefix: 'f',
   group: 'account_forms',
+  history: true,
   grants: staffAndMembers(15, 1),
   icon: 'assignment',
   fields: {

@@ -16,6 +16,7 @@ export const leads = defineAccountResource({
   table: 'leads',
   prefix: 'ld',
   group: 'account_leads',
+  history: true,
   grants: staffAndMembers(15, 15),
   icon: 'contact_page',
   fields: {

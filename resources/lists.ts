@@ -7,6 +7,7 @@ export const lists = defineAccountResource({
   table: 'lists',
   prefix: 'l',
   group: 'account_lists',
+  history: true,
   grants: staffAndMembers(15, 15),
   icon: 'account_tree',
   fields: {

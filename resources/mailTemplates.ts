@@ -10,6 +10,7 @@ export const mailTemplates = defineAccountResource({
   table: 'mail_templates',
   prefix: 'mt',
   group: 'account_mail_templates',
+  history: true,
   grants: staffAndMembers(15, 0),
   icon: 'email',
   fields: {

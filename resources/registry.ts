@@ -26,6 +26,7 @@ import { handoffs } from './handoffs.js';
 import { assets } from './assets.js';
 import { collections } from './collections.js';
 import { carousels, variants, slides, layers, carouselGroups, codes } from './carousels.js';
+import { views } from './views.js';
 import type { ResourceDeclaration } from './types.js';
 
 /** The account console's resources (account-console.md section 3), mounted under /accounts/{accountId}/<name>. */
@@ -53,6 +54,7 @@ export const ACCOUNT_RESOURCES: ResourceDeclaration[] = [
   layers,
   carouselGroups,
   codes,
+  views,
 ];
 
 /** The entry admin's resources (spec point 7), mounted at /api/1/<name>. */

@@ -133,6 +133,8 @@ export interface FieldMeta {
   showWhen?: { field: string; values: readonly unknown[] };
   /** i18n key of the label (default resources.<name>.fields.<field>). */
   label?: string;
+  /** A list's bulk update may change it (POST …/{resource}/bulk, platform-and-flows.md 1). */
+  bulk?: boolean;
 }
 
 export type Fields = Record<string, FieldMeta>;
@@ -154,6 +156,8 @@ export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny,
   grants?: RoleGrants;
   /** The menu icon (default 'list'). */
   icon?: ResourceIcon;
+  /** false: no menu item of its own (saved views: managed from every list's Views menu). */
+  menu?: false;
   /** English and Dutch labels (the console's resources.<name>.*). */
   labels?: { en: ResourceLabels; nl: ResourceLabels };
   tenancy: 'global' | 'account';
@@ -197,6 +201,11 @@ export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny,
   codes?: string[];
   /** One record per account (settings): GET/PUT on the resource path itself. */
   singleton?: boolean;
+  /**
+   * Who changed what and when, per record, with revert (GET …/{id}/history, POST …/{id}/history/{h_id}/revert): the
+   * table's history trigger (api/db/migrationHelpers.ts historyTrigger) writes it in the same transaction as the change.
+   */
+  history?: boolean;
   /**
    * For tables too large to count on every page (leads): a list's total is counted exactly up to this many rows;
    * past it the total is the database planner's estimate (never below this + 1) and the answer carries

@@ -24,7 +24,7 @@ const refusePrivateUrl: RequestHandler = async (req, _res, next) => {
   next();
 };
 
-const testBody = z.object({
+export const testBody = z.object({
   code: z.string({ error: 'error_required' }).trim().min(1, { error: 'error_required' }).max(200, { error: 'error_too_long' }),
   event: z.string({ error: 'error_invalid_value' }).trim().max(200, { error: 'error_too_long' }).nullish(),
 });

@@ -11,7 +11,7 @@ import { isUuid } from '../../resources/fields.js';
 import { eventIntegrations } from '../../resources/eventIntegrations.js';
 import { rejectNulBytes } from '../crud/input.js';
 
-const scanBody = z.object({
+export const scanBody = z.object({
   code: z.string({ error: 'error_required' }).trim().min(1, { error: 'error_required' }).max(200, { error: 'error_too_long' }),
 });
 

@@ -88,3 +88,31 @@ export async function prefixSearchIndex(knex: Knex, table: string, column: strin
 export async function dropPrefixSearchIndex(knex: Knex, table: string, column: string): Promise<void> {
   await knex.raw('drop index if exists ??', [`${table}_${column}_prefix`]);
 }
+
+/**
+ * The history of a table's records (platform-and-flows.md section 1, history): an AFTER trigger that writes one row of
+ * `history` per insert, update and delete, in the same transaction as the change, whoever makes it (the generic API,
+ * a bulk change, an import, the capture app, SQL by hand): a change without its entry cannot happen. `secrets` are
+ * recorded only as "set"/"cleared"; `ignore` columns (bookkeeping) are left out of the changes. The actor comes from
+ * the transaction's settings ls.actor_id / ls.actor_label (api/db/actor.ts), "system" when none was set.
+ */
+export async function historyTrigger(
+  knex: Knex,
+  table: string,
+  pk: string,
+  accountKey: string | null,
+  secrets: readonly string[] = [],
+  ignore: readonly string[] = [],
+): Promise<void> {
+  const names = [pk, ...(accountKey ? [accountKey] : []), ...secrets, ...ignore];
+  for (const n of names) if (!/^[a-z][a-z0-9_]*$/.test(n)) throw new Error(`historyTrigger ${table}: ${n} is not a column name`);
+  // A trigger's arguments are literals (DDL takes no bind parameters): column names, checked above.
+  const args = [pk, accountKey ?? '', `{${secrets.join(',')}}`, `{${ignore.join(',')}}`].map((a) => `'${a}'`).join(', ');
+  await knex.raw(`create trigger ?? after insert or update or delete on ?? for each row execute function ls_history(${args})`, [historyTriggerName(table), table]);
+}
+
+export const historyTriggerName = (table: string) => `${table}_history`;
+
+export async function dropHistoryTrigger(knex: Knex, table: string): Promise<void> {
+  await knex.raw('drop trigger if exists ?? on ??', [historyTriggerName(table), table]);
+}

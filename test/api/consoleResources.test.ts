@@ -43,6 +43,8 @@ describeEachDb('account resources from the registry', (kind) => {
       return { ho_leadid: lead.ld_id, ho_to_userid: rep.u_id };
     }
     if (decl.name === 'assets') return uploadAssetFile(t, root, account);
+    // A saved view names a list the caller may open.
+    if (decl.name === 'views') return { vw_resource: 'events' };
     if (decl.name === 'layers') {
       // A layer's variant must be of its slide's carousel; an iframe layer needs nothing else.
       const carousel = await createRecord(root, account, carousels);

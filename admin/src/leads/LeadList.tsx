@@ -49,6 +49,10 @@ export default function LeadList({ decl }: { decl: ResourceDeclaration }) {
           </>
         }
         phoneColumns={['ld_eventid', 'ld_captured_at']}
+        // Until the generic POST …/bulk replaces the leads' own route (the lead's part of issue 16), the leads keep
+        // their CSV and their actions on everything the filter matches (LeadBulkActions).
+        exportButton={false}
+        bulk={false}
       />
     </Box>
   );

@@ -72,6 +72,26 @@ export function resourceOperations(decl: ResourceDeclaration): Map<string, Opera
   const notFound: Record<string, JsonSchema> = { '404': errorRef('NotFound') };
   const conflict: Record<string, JsonSchema> = decl.unique?.length ? { '409': errorRef('Conflict') } : {};
 
+  const addHistory = (item: string) => {
+    if (!decl.history) return;
+    const entry: JsonSchema = {
+      type: 'object',
+      properties: {
+        h_id: { type: 'string', format: 'uuid' },
+        h_at: { type: 'string', format: 'date-time' },
+        h_userid: { type: ['string', 'null'], format: 'uuid' },
+        h_user_label: { type: ['string', 'null'] },
+        h_action: { type: 'string', enum: ['create', 'update', 'delete', 'restore'] },
+        h_changes: { type: 'object', additionalProperties: { type: 'array', minItems: 2, maxItems: 2 }, description: 'field → [before, after]; secrets only "set"/"cleared"' },
+      },
+    };
+    add('GET', `${item}/history`, { summary: `The history of one ${one}, newest first`, responses: { '200': json({ type: 'array', items: entry }, 'the entries'), ...notFound } });
+    add('POST', `${item}/history/{h_id}/revert`, {
+      summary: `Put one ${one}'s fields back as they were after a history entry`,
+      responses: { '200': json(record, `the ${one} as saved`), '400': errorRef('BadRequest'), ...notFound, ...conflict },
+    });
+  };
+
   if (decl.singleton) {
     add('GET', base, { summary: `The account's ${one} (defaults until first saved)`, responses: { '200': json(record, `the ${one}`) } });
     add('PUT', base, {
@@ -79,6 +99,8 @@ export function resourceOperations(decl: ResourceDeclaration): Map<string, Opera
       requestBody: jsonBody(bodySchemaOf(decl, 'update')),
       responses: { '200': json(record, `the saved ${one}`), '400': errorRef('BadRequest') },
     });
+    // Its id as answered is the account's.
+    addHistory(`${base}/{id}`);
     return ops;
   }
   const item = `${base}/{id}`;
@@ -140,24 +162,7 @@ export function resourceOperations(decl: ResourceDeclaration): Map<string, Opera
     },
   });
 
-  if ((decl as { history?: boolean }).history) {
-    const entry: JsonSchema = {
-      type: 'object',
-      properties: {
-        h_id: { type: 'string', format: 'uuid' },
-        h_at: { type: 'string', format: 'date-time' },
-        h_userid: { type: ['string', 'null'], format: 'uuid' },
-        h_user_label: { type: ['string', 'null'] },
-        h_action: { type: 'string', enum: ['create', 'update', 'delete', 'restore'] },
-        h_changes: { type: 'object', additionalProperties: { type: 'array', minItems: 2, maxItems: 2 }, description: 'field → [before, after]; secrets only "set"/"cleared"' },
-      },
-    };
-    add('GET', `${item}/history`, { summary: `The history of one ${one}, newest first`, responses: { '200': json({ type: 'array', items: entry }, 'the entries'), ...notFound } });
-    add('POST', `${item}/history/{h_id}/revert`, {
-      summary: `Put one ${one}'s fields back as they were after a history entry`,
-      responses: { '200': json(record, `the ${one} as saved`), '400': errorRef('BadRequest'), ...notFound, ...conflict },
-    });
-  }
+  addHistory(item);
   if ((decl as { trash?: boolean }).trash) {
     add('GET', `${base}/trash`, {
       summary: `The ${many} in the trash`,

@@ -10,6 +10,7 @@ import { testBody } from '../console/integrations.js';
 import { scanBody } from '../console/scan.js';
 import { hasLogoBody } from '../routes/accountLogo.js';
 import { namesBody } from '../routes/profile.js';
+import { apiTokenCreateSchema } from '../../resources/apiTokens.js';
 
 /** Who may call a route: a visitor (no sign-in), a signed-in user (cookie, or a bearer token on an account's routes). */
 export type Access = 'public' | 'user';
@@ -43,6 +44,9 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
   'GET /auth/logout': note('auth', 'Sign out (only from our own pages, or with the CSRF header)', { access: 'public' }),
   'POST /auth/logout': note('auth', 'Sign out', { access: 'public' }),
   'GET /auth/me': note('auth', 'The session: the user, the permissions and the memberships'),
+  'GET /auth/tokens': note('auth', "The caller's API tokens (never their secrets)"),
+  'POST /auth/tokens': note('auth', 'A new API token for one account and role; its secret is in this answer only', { body: () => apiTokenCreateSchema, status: 201 }),
+  'DELETE /auth/tokens/{id}': note('auth', "Revoke one of the caller's API tokens"),
   'GET /auth/accounts': note('auth', "The caller's memberships"),
   'GET /auth/guest-token': note('auth', 'A guest token for the password reset (header X-Guest-Token)', { access: 'public' }),
   'PUT /auth/reset-password': note('auth', 'Set a new password with the mailed reset token', { access: 'public', body: (c) => resetPasswordSchema(c.passwordMinLength) }),

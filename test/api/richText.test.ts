@@ -89,6 +89,15 @@ describeEachDb('rich text fields', (kind) => {
     expect(row.st_mail_html).toBe('<p style="color:red">Mail HTML is its own thing</p>');
   });
 
+  it('the OpenAPI document says a rich text field is HTML, with the allow-list and the limit', async () => {
+    const doc = (await t.client().get('/api/1/openapi.json')).body;
+    const body = doc.paths['/api/1/accounts/{accountId}/events'].post.requestBody.content['application/json'].schema;
+    const field = body.properties.ev_description.anyOf[0];
+    expect(field).toMatchObject({ type: 'string', contentMediaType: 'text/html' });
+    expect(field.description).toContain('p, br, strong, em, u, s, a, ul, ol, li, h2, h3, blockquote');
+    expect(field.description).toContain(`${RICHTEXT_MAX_BYTES} bytes`);
+  });
+
   it('the migration made HTML of plain descriptions that shows the same text, and its down makes text again', async () => {
     const style = await createRecord(root, a, formStyles, {});
     await t.db.migrate.down({ migrationSource, name: MIGRATION });

@@ -53,12 +53,27 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
+const BLANK = /^(?:\s|&nbsp;|<br \/>)*$/;
+
+/**
+ * The sanitised HTML without its empty paragraphs at the end: the editor keeps one after a closing heading, list or
+ * quote to type on in, which is not part of the text. Index by index from the end, so it stays linear in the length.
+ */
+function withoutEmptyTail(html: string): string {
+  let end = html.length;
+  for (;;) {
+    while (end > 0 && /\s/.test(html[end - 1])) end--;
+    if (end < 7 || !html.startsWith('</p>', end - 4)) break;
+    const start = html.lastIndexOf('<p>', end - 4);
+    if (start < 0 || !BLANK.test(html.slice(start + 3, end - 4))) break;
+    end = start;
+  }
+  return html.slice(0, end);
+}
+
 /** Stored rich text from what a client sent: the allow-list's HTML, or null when no text or line is left. */
 export function sanitizeRichText(html: string): string | null {
-  // The editor keeps an empty paragraph after a closing heading, list or quote to type on in: not part of the text.
-  const clean = sanitizeHtml(html, OPTIONS)
-    .replace(/(<p>(\s|&nbsp;|<br \/>)*<\/p>\s*)+$/, '')
-    .trim();
+  const clean = withoutEmptyTail(sanitizeHtml(html, OPTIONS)).trim();
   // Markup with no text in it (an emptied editor's <p></p>) is no value.
   return clean.replace(/<[^>]*>|&nbsp;|\s/g, '') === '' ? null : clean;
 }

@@ -56,7 +56,7 @@ function BlockButtons(props: ToggleButtonGroupProps) {
       {BLOCKS.map((block) => {
         const label = translate(`ls.generated.richtext.${block}`);
         return (
-          <ToggleButton key={block} value={block} aria-label={label} title={label}>
+          <ToggleButton key={block} value={block} aria-label={label} title={label} sx={{ fontSize: '0.8125rem', fontWeight: 600, lineHeight: 1.25, minWidth: 32 }}>
             {block === 'paragraph' ? '¶' : block.toUpperCase()}
           </ToggleButton>
         );

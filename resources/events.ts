@@ -15,7 +15,7 @@ export const events = defineAccountResource({
   fields: {
     ev_title: { kind: 'text', required: true, requiredMessage: 'error_event_title_required', list: true, sort: true },
     ev_name: { kind: 'identifier', required: true, list: true, sort: true },
-    ev_is_enabled: { kind: 'boolean', default: true, list: true, filter: true, sort: true },
+    ev_is_enabled: { kind: 'boolean', default: true, list: true, filter: true, sort: true, bulk: true },
     ev_start_date: { kind: 'date', list: true, sort: true },
     ev_end_date: { kind: 'date', list: true, sort: true },
     ev_ownerid: { kind: 'reference', reference: 'members', referenceKey: 'au_userid', filter: true },

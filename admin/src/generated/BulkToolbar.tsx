@@ -33,8 +33,13 @@ export function refusalReasons(err: unknown, translate: (key: string, options?: 
   const reasons = Array.isArray(err.body.reasons) ? (err.body.reasons as unknown[]) : [];
   const lines = reasons.map((r) => {
     if (typeof r === 'string') return r;
-    const { id, code, message } = (r ?? {}) as { id?: string; code?: string; message?: string };
-    const text = (code && translate(`error_${code}`, { _: '' })) || message || code || '';
+    const { id, code, message, fields } = (r ?? {}) as { id?: string; code?: string; message?: string; fields?: Record<string, string> };
+    // A field's own error says more than the code (an owner who is no member: "validation_failed").
+    const fieldText = Object.values(fields ?? {})
+      .map((c) => translate(c, { _: '' }))
+      .filter(Boolean)
+      .join('; ');
+    const text = fieldText || (code && translate(`error_${code}`, { _: '' })) || message || code || '';
     return id ? `${id}: ${text}` : text;
   });
   return lines.length ? lines : [err.body.message ?? translate('error_bulk_refused', { _: 'Nothing was changed.' })];
@@ -74,10 +79,12 @@ function SelectAllMatching() {
 }
 
 /** The target and its size: the filter when all matching are selected, else the ticked ids. */
-function useBulkTarget(): { target: BulkTarget; count: number } {
+function useBulkTarget(): { target: BulkTarget; count: number; allMatching: boolean } {
   const { selectedIds = [], filterValues, total } = useListContext();
   const { allMatching } = useContext(BulkContext);
-  return allMatching ? { target: { filter: activeFilter(filterValues ?? {}) }, count: total ?? 0 } : { target: { ids: selectedIds }, count: selectedIds.length };
+  return allMatching
+    ? { target: { filter: activeFilter(filterValues ?? {}) }, count: total ?? 0, allMatching }
+    : { target: { ids: selectedIds }, count: selectedIds.length, allMatching };
 }
 
 /** Runs a bulk call: a toast with the count, the selection cleared and the list reloaded; a refusal's reasons shown. */
@@ -106,7 +113,7 @@ function useBulkRun(decl: ResourceDeclaration, accountId: string, onRefused: (re
 
 function BulkDelete({ decl, accountId, onRefused }: { decl: ResourceDeclaration; accountId: string; onRefused(reasons: string[]): void }) {
   const translate = useTranslate();
-  const { target, count } = useBulkTarget();
+  const { target, count, allMatching } = useBulkTarget();
   const run = useBulkRun(decl, accountId, onRefused);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -119,7 +126,7 @@ function BulkDelete({ decl, accountId, onRefused }: { decl: ResourceDeclaration;
         isOpen={open}
         loading={busy}
         title={translate('ls.list_tools.bulk_delete_title', { count })}
-        content={translate('ls.list_tools.bulk_delete_text', { count })}
+        content={`${allMatching ? `${translate('ls.list_tools.bulk_all_matching', { count })} ` : ''}${translate('ls.list_tools.bulk_delete_text', { count })}`}
         confirm={translate('ls.list_tools.bulk_delete_confirm', { count })}
         confirmColor="warning"
         onConfirm={async () => {
@@ -136,7 +143,7 @@ function BulkDelete({ decl, accountId, onRefused }: { decl: ResourceDeclaration;
 
 function BulkUpdate({ decl, accountId, onRefused }: { decl: ResourceDeclaration; accountId: string; onRefused(reasons: string[]): void }) {
   const translate = useTranslate();
-  const { target, count } = useBulkTarget();
+  const { target, count, allMatching } = useBulkTarget();
   const run = useBulkRun(decl, accountId, onRefused);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -163,6 +170,7 @@ function BulkUpdate({ decl, accountId, onRefused }: { decl: ResourceDeclaration;
             <DialogTitle id="bulk-update-title">{translate('ls.list_tools.bulk_update_title', { count })}</DialogTitle>
             <DialogContent>
               <Typography variant="body2" sx={{ mb: 2 }}>
+                {allMatching && `${translate('ls.list_tools.bulk_all_matching', { count })} `}
                 {translate('ls.list_tools.bulk_update_text')}
               </Typography>
               {fields.map(([source, meta]) => {

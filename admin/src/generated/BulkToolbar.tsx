@@ -209,7 +209,10 @@ export function BulkToolbar({ decl, accountId, canUpdate, canDelete }: { decl: R
   }, [wholePage, selectedIds.length]);
   return (
     <BulkContext.Provider value={{ allMatching, setAllMatching }}>
-      <BulkActionsToolbar selectAllButton={<SelectAllMatching />}>
+      {/* In the flow above the rows, not slid up over the list's actions: the list's content scrolls sideways
+          (overflow-x auto), which would clip a bar moved out of it, and a click would reach the buttons under it.
+          sx goes to the bar itself; &&& outweighs react-admin's ".root .toolbar" rule. */}
+      <BulkActionsToolbar selectAllButton={<SelectAllMatching />} sx={{ '&&&': { position: 'relative', transform: 'none' } }}>
         {canUpdate && bulkFieldsOf(decl).length > 0 && <BulkUpdate decl={decl} accountId={accountId} onRefused={setRefused} />}
         {canDelete && <BulkDelete decl={decl} accountId={accountId} onRefused={setRefused} />}
       </BulkActionsToolbar>

@@ -1,5 +1,6 @@
 import { createContext, useContext, useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -211,11 +212,13 @@ export function BulkToolbar({ decl, accountId, canUpdate, canDelete }: { decl: R
     <BulkContext.Provider value={{ allMatching, setAllMatching }}>
       {/* In the flow above the rows, not slid up over the list's actions: the list's content scrolls sideways
           (overflow-x auto), which would clip a bar moved out of it, and a click would reach the buttons under it.
-          sx goes to the bar itself; &&& outweighs react-admin's ".root .toolbar" rule. */}
-      <BulkActionsToolbar selectAllButton={<SelectAllMatching />} sx={{ '&&&': { position: 'relative', transform: 'none' } }}>
-        {canUpdate && bulkFieldsOf(decl).length > 0 && <BulkUpdate decl={decl} accountId={accountId} onRefused={setRefused} />}
-        {canDelete && <BulkDelete decl={decl} accountId={accountId} onRefused={setRefused} />}
-      </BulkActionsToolbar>
+          The doubled class outweighs react-admin's ".root .toolbar" rule. */}
+      <Box sx={{ '& .RaBulkActionsToolbar-toolbar.RaBulkActionsToolbar-toolbar': { position: 'relative', transform: 'none' } }}>
+        <BulkActionsToolbar selectAllButton={<SelectAllMatching />}>
+          {canUpdate && bulkFieldsOf(decl).length > 0 && <BulkUpdate decl={decl} accountId={accountId} onRefused={setRefused} />}
+          {canDelete && <BulkDelete decl={decl} accountId={accountId} onRefused={setRefused} />}
+        </BulkActionsToolbar>
+      </Box>
       <Dialog open={!!refused} onClose={() => setRefused(null)} aria-labelledby="bulk-refused-title">
         <DialogTitle id="bulk-refused-title">{translate('ls.list_tools.bulk_refused_title')}</DialogTitle>
         <DialogContent>

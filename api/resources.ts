@@ -14,7 +14,7 @@ import { integrationsRoutes } from './console/integrations.js';
 import { formStylesRoutes } from './console/formStyles.js';
 import { handoffsHooks } from './console/handoffs.js';
 import { statsRouter } from './console/stats.js';
-import { leadsHooks, leadsRoutes } from './console/leads.js';
+import { leadsBulkHooks, leadsHooks, leadsRoutes } from './console/leads.js';
 import { leadFilesRouter } from './console/leadFiles.js';
 import { eventExportRoute } from './console/leadExport.js';
 import { eventScanRoute } from './console/scan.js';
@@ -52,7 +52,7 @@ const RESOURCE_HOOKS: Record<string, ResourceHooks | 'own'> = {
   integrations: { routes: integrationsRoutes },
   'form-styles': { routes: formStylesRoutes },
   handoffs: handoffsHooks,
-  leads: { ...leadsHooks, routes: leadsRoutes },
+  leads: { ...leadsHooks, ...leadsBulkHooks, routes: leadsRoutes },
   assets: { ...assetsHooks, routes: assetsRoutes },
   collections: { ...collectionsHooks, routes: collectionsRoutes },
   carousels: {

@@ -60,6 +60,5 @@ export const CONSOLE_MESSAGES = {
   // leads (api/console/leads.ts, scan.ts)
   error_transcription_needs_card: 'Only a lead with a card photo can wait for transcription',
   error_lead_already_registered: 'This e-mail address is already registered for the event',
-  error_filter_required: 'Choose a filter first, or confirm that this is for every lead of the account',
   error_event_has_no_integration: 'This event has no badge-scan integration',
 } satisfies Record<string, string>;

@@ -18,7 +18,7 @@ export const events = defineAccountResource({
     ev_is_enabled: { kind: 'boolean', default: true, list: true, filter: true, sort: true, bulk: true },
     ev_start_date: { kind: 'date', list: true, sort: true },
     ev_end_date: { kind: 'date', list: true, sort: true },
-    ev_ownerid: { kind: 'reference', reference: 'members', referenceKey: 'au_userid', filter: true },
+    ev_ownerid: { kind: 'reference', reference: 'members', referenceKey: 'au_userid', filter: true, bulk: true },
     ev_access_type: { kind: 'enum', options: EVENT_ACCESS_TYPES, required: true, requiredMessage: 'error_event_type_required', list: true, filter: true, sort: true },
     ev_access_code: { kind: 'text', max: 100, showWhen: { field: 'ev_access_type', values: ['restricted'] } },
     ev_external_id: { kind: 'text', max: 200 },

@@ -32,6 +32,15 @@ export interface ResourceHooks {
   update?(trx: Knex.Transaction, id: string, data: Row, req: Request, existing: Row): Promise<void>;
   /** Replace the generic delete; optionally returns work to do once the transaction has committed (stored bytes). */
   remove?(trx: Knex.Transaction, id: string, req: Request, existing: Row): Promise<void | { afterCommit?: () => Promise<void> }>;
+  /**
+   * A bulk update (POST …/bulk) of many stored records at once, for a resource that can check them as a set: the same
+   * rules as update for every row, in a few statements instead of a few per row. Throws like update when a row is
+   * refused (the bulk then goes row by row for the reasons), or EveryRowRefused when a check that does not depend on
+   * the row fails. Default: update row by row.
+   */
+  updateMany?(trx: Knex.Transaction, rows: Row[], data: Row, req: Request): Promise<void>;
+  /** A bulk delete of many stored records at once, like updateMany; optionally returns work for after the commit. */
+  removeMany?(trx: Knex.Transaction, rows: Row[], req: Request): Promise<void | { afterCommit?: () => Promise<void> }>;
   /** The row as answered (before hidden columns go and secrets become <field>_set). */
   serialize?(row: Row): Row;
   /** Routes of the resource's own, mounted before the generic ones (after the caller and the account are known). */
@@ -39,11 +48,12 @@ export interface ResourceHooks {
 }
 
 /** The generic behaviour with a resource's hooks filled in: what the router calls. */
-export type Adapter = Required<Pick<ResourceHooks, 'query' | 'schemas' | 'create' | 'update' | 'remove'>> & {
-  idColumn: string;
-  /** The record as answered: hooks' serialize, secrets as flags, hidden columns left out, `id` added. */
-  serialize(row: Row): Row;
-};
+export type Adapter = Required<Pick<ResourceHooks, 'query' | 'schemas' | 'create' | 'update' | 'remove'>> &
+  Pick<ResourceHooks, 'updateMany' | 'removeMany'> & {
+    idColumn: string;
+    /** The record as answered: hooks' serialize, secrets as flags, hidden columns left out, `id` added. */
+    serialize(row: Row): Row;
+  };
 
 /**
  * The generic adapter of a declared resource, whatever its tenancy: reads through scopeFor (an account resource sees
@@ -70,6 +80,8 @@ export function resourceAdapter(decl: ResourceDeclaration, hooks: ResourceHooks,
   };
   return {
     idColumn,
+    updateMany: hooks.updateMany,
+    removeMany: hooks.removeMany,
     query: hooks.query ?? ((db, req) => scopeFor(db, decl, req).select(`${table}.*`)),
     schemas: hooks.schemas ?? (() => ({ create: decl.create, update: decl.update })),
     serialize(row) {

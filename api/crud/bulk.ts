@@ -35,6 +35,16 @@ export const bulkFieldsOf = (decl: ResourceDeclaration): string[] =>
     .filter(([, m]) => m.bulk)
     .map(([f]) => f);
 
+/**
+ * What a resource's updateMany or removeMany throws when a check that does not depend on the row fails (an owner who
+ * is not a member): every row is refused for that same reason, as the row-by-row check would have found.
+ */
+export class EveryRowRefused extends Error {
+  constructor(readonly reason: ApiError) {
+    super(reason.message);
+  }
+}
+
 /** What one refused row says: its id and the error a single update or delete of it would have answered. */
 interface Reason {
   id: string;
@@ -71,7 +81,26 @@ export function bulkRoute(router: Router, decl: ResourceDeclaration, adapter: Ad
       const rows = await targetRows(trx, req, decl, adapter, body);
       const reasons: Reason[] = [];
       let refused = 0;
-      for (const row of rows) {
+      const reasonOf = (id: string, err: ApiError): Reason => ({ id, code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) });
+      // The resource's set-wise check and write first (a few statements for any number of rows); when it refuses a
+      // row, its savepoint goes and every row is checked alone below, for the reasons.
+      const many = changes ? adapter.updateMany : adapter.removeMany;
+      let setWise = false;
+      if (many && rows.length) {
+        try {
+          await trx.transaction(async (sp) => {
+            const done = changes ? await adapter.updateMany!(sp, rows, { ...changes }, req) : await adapter.removeMany!(sp, rows, req);
+            if (done?.afterCommit) after.push(done.afterCommit);
+          });
+          setWise = true;
+        } catch (err) {
+          if (err instanceof EveryRowRefused) {
+            refused = rows.length;
+            for (const row of rows.slice(0, BULK_REASONS)) reasons.push(reasonOf(String(row[adapter.idColumn]), err.reason));
+          } else if (!(err instanceof ApiError) || err.status >= 500) throw err;
+        }
+      }
+      for (const row of setWise || refused ? [] : rows) {
         const id = String(row[adapter.idColumn]);
         try {
           // A savepoint: a refused row (a rule, a unique index) rolls back alone, and the next rows are still checked.
@@ -85,7 +114,7 @@ export function bulkRoute(router: Router, decl: ResourceDeclaration, adapter: Ad
         } catch (err) {
           if (!(err instanceof ApiError) || err.status >= 500) throw err;
           refused += 1;
-          if (reasons.length < BULK_REASONS) reasons.push({ id, code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) });
+          if (reasons.length < BULK_REASONS) reasons.push(reasonOf(id, err));
         }
       }
       if (refused)

@@ -1,5 +1,6 @@
 import { createContext, useContext, useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -33,8 +34,13 @@ export function refusalReasons(err: unknown, translate: (key: string, options?: 
   const reasons = Array.isArray(err.body.reasons) ? (err.body.reasons as unknown[]) : [];
   const lines = reasons.map((r) => {
     if (typeof r === 'string') return r;
-    const { id, code, message } = (r ?? {}) as { id?: string; code?: string; message?: string };
-    const text = (code && translate(`error_${code}`, { _: '' })) || message || code || '';
+    const { id, code, message, fields } = (r ?? {}) as { id?: string; code?: string; message?: string; fields?: Record<string, string> };
+    // A field's own error says more than the code (an owner who is no member: "validation_failed").
+    const fieldText = Object.values(fields ?? {})
+      .map((c) => translate(c, { _: '' }))
+      .filter(Boolean)
+      .join('; ');
+    const text = fieldText || (code && translate(`error_${code}`, { _: '' })) || message || code || '';
     return id ? `${id}: ${text}` : text;
   });
   return lines.length ? lines : [err.body.message ?? translate('error_bulk_refused', { _: 'Nothing was changed.' })];
@@ -74,10 +80,12 @@ function SelectAllMatching() {
 }
 
 /** The target and its size: the filter when all matching are selected, else the ticked ids. */
-function useBulkTarget(): { target: BulkTarget; count: number } {
+function useBulkTarget(): { target: BulkTarget; count: number; allMatching: boolean } {
   const { selectedIds = [], filterValues, total } = useListContext();
   const { allMatching } = useContext(BulkContext);
-  return allMatching ? { target: { filter: activeFilter(filterValues ?? {}) }, count: total ?? 0 } : { target: { ids: selectedIds }, count: selectedIds.length };
+  return allMatching
+    ? { target: { filter: activeFilter(filterValues ?? {}) }, count: total ?? 0, allMatching }
+    : { target: { ids: selectedIds }, count: selectedIds.length, allMatching };
 }
 
 /** Runs a bulk call: a toast with the count, the selection cleared and the list reloaded; a refusal's reasons shown. */
@@ -106,7 +114,7 @@ function useBulkRun(decl: ResourceDeclaration, accountId: string, onRefused: (re
 
 function BulkDelete({ decl, accountId, onRefused }: { decl: ResourceDeclaration; accountId: string; onRefused(reasons: string[]): void }) {
   const translate = useTranslate();
-  const { target, count } = useBulkTarget();
+  const { target, count, allMatching } = useBulkTarget();
   const run = useBulkRun(decl, accountId, onRefused);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -119,7 +127,7 @@ function BulkDelete({ decl, accountId, onRefused }: { decl: ResourceDeclaration;
         isOpen={open}
         loading={busy}
         title={translate('ls.list_tools.bulk_delete_title', { count })}
-        content={translate('ls.list_tools.bulk_delete_text', { count })}
+        content={`${allMatching ? `${translate('ls.list_tools.bulk_all_matching', { count })} ` : ''}${translate('ls.list_tools.bulk_delete_text', { count })}`}
         confirm={translate('ls.list_tools.bulk_delete_confirm', { count })}
         confirmColor="warning"
         onConfirm={async () => {
@@ -136,7 +144,7 @@ function BulkDelete({ decl, accountId, onRefused }: { decl: ResourceDeclaration;
 
 function BulkUpdate({ decl, accountId, onRefused }: { decl: ResourceDeclaration; accountId: string; onRefused(reasons: string[]): void }) {
   const translate = useTranslate();
-  const { target, count } = useBulkTarget();
+  const { target, count, allMatching } = useBulkTarget();
   const run = useBulkRun(decl, accountId, onRefused);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -163,6 +171,7 @@ function BulkUpdate({ decl, accountId, onRefused }: { decl: ResourceDeclaration;
             <DialogTitle id="bulk-update-title">{translate('ls.list_tools.bulk_update_title', { count })}</DialogTitle>
             <DialogContent>
               <Typography variant="body2" sx={{ mb: 2 }}>
+                {allMatching && `${translate('ls.list_tools.bulk_all_matching', { count })} `}
                 {translate('ls.list_tools.bulk_update_text')}
               </Typography>
               {fields.map(([source, meta]) => {
@@ -201,10 +210,15 @@ export function BulkToolbar({ decl, accountId, canUpdate, canDelete }: { decl: R
   }, [wholePage, selectedIds.length]);
   return (
     <BulkContext.Provider value={{ allMatching, setAllMatching }}>
-      <BulkActionsToolbar selectAllButton={<SelectAllMatching />}>
-        {canUpdate && bulkFieldsOf(decl).length > 0 && <BulkUpdate decl={decl} accountId={accountId} onRefused={setRefused} />}
-        {canDelete && <BulkDelete decl={decl} accountId={accountId} onRefused={setRefused} />}
-      </BulkActionsToolbar>
+      {/* In the flow above the rows, not slid up over the list's actions: the list's content scrolls sideways
+          (overflow-x auto), which would clip a bar moved out of it, and a click would reach the buttons under it.
+          The doubled class outweighs react-admin's ".root .toolbar" rule. */}
+      <Box sx={{ '& .RaBulkActionsToolbar-toolbar.RaBulkActionsToolbar-toolbar': { position: 'relative', transform: 'none' } }}>
+        <BulkActionsToolbar selectAllButton={<SelectAllMatching />}>
+          {canUpdate && bulkFieldsOf(decl).length > 0 && <BulkUpdate decl={decl} accountId={accountId} onRefused={setRefused} />}
+          {canDelete && <BulkDelete decl={decl} accountId={accountId} onRefused={setRefused} />}
+        </BulkActionsToolbar>
+      </Box>
       <Dialog open={!!refused} onClose={() => setRefused(null)} aria-labelledby="bulk-refused-title">
         <DialogTitle id="bulk-refused-title">{translate('ls.list_tools.bulk_refused_title')}</DialogTitle>
         <DialogContent>

@@ -139,9 +139,10 @@ export const leadsHooks: ResourceHooks = {
     return out;
   },
 
-  // A deleted lead takes its card photos with it (record now, bytes once committed).
+  // The purge (a delete moves the lead to the trash): the lead takes its card photos with it (record now, bytes once
+  // committed).
   async remove(trx, id, req) {
-    const [gone] = await scoped(trx, leads, accountOf(req)).where('ld_id', id).del().returning(['ld_front_fileid', 'ld_back_fileid']);
+    const [gone] = await scoped(trx, leads, accountOf(req), 'all').where('ld_id', id).del().returning(['ld_front_fileid', 'ld_back_fileid']);
     const photos = gone ? await deletePhotosOf(trx, [gone.ld_front_fileid, gone.ld_back_fileid]) : [];
     return { afterCommit: () => removeLeadFileBytes(ctx(req), photos) };
   },

@@ -8,6 +8,7 @@ import { parseBody } from './input.js';
 import { parseListQuery, runList, sendList } from './list.js';
 import { reorder } from './order.js';
 import { historyRoutes } from './history.js';
+import { trashRoutes } from './trash.js';
 import { singletonRouter } from './singleton.js';
 import { isUuid } from '../../resources/fields.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
@@ -50,6 +51,7 @@ export function resourceRouter(decl: ResourceDeclaration, hooks: ResourceHooks =
   if (decl.order) router.put('/order', requirePermission(decl.group, 'update'), reorder(decl, serialize));
   hooks.routes?.(router);
   if (decl.history) historyRoutes(router, decl, adapter, findOne);
+  if (decl.trash) trashRoutes(router, decl, adapter, findOne);
 
   router.get('/', perm('list'), async (req, res) => {
     const query = parseListQuery(req, decl, idColumn);

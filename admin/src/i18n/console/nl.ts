@@ -16,6 +16,7 @@ const consoleNl: ConsoleMessages = {
   error_number_too_large: 'Dit getal is te groot',
   error_json_invalid: 'Vul een geldig JSON-object in',
   error_name_taken: 'Deze naam is al in gebruik',
+  error_parent_in_trash: 'Waar dit bij hoort staat in de prullenbak: zet dat eerst terug',
   error_reference_invalid: 'Kies een bestaand record van dit account',
   error_asset_type_not_allowed: 'Dit soort bestand kan geen asset zijn (afbeeldingen, MP4/WebM-video, pdf, mp3, WOFF-lettertypen)',
   error_layer_variant_invalid: 'De variant moet bij de carrousel van de dia horen',

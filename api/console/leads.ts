@@ -151,7 +151,8 @@ export const leadsHooks: ResourceHooks = {
     const accountId = accountOf(req);
     const firstOf = async () =>
       data.ld_client_id
-        ? await scoped(trx, leads, accountId)
+        ? // A retry of a lead since moved to the trash names it too (and answers 404, as the lead is not to be seen).
+          await scoped(trx, leads, accountId, 'all')
             .where('ld_client_id', data.ld_client_id as string)
             .first('ld_id')
         : undefined;
@@ -262,25 +263,13 @@ export function leadsRoutes(router: Router): void {
     const { db } = ctx(req);
     const selected = applyFilters(scoped(db, leads, accountOf(req)), filter, leads, 'ld_id');
     let count: number;
-    let photos: { lf_id: string; lf_path: string }[] = [];
     try {
-      if (action === 'delete') {
-        // One statement: the leads and their card photos (records), answering how many leads and which photos, whose
-        // bytes go once that is done. As raw SQL: knex-pglite names a delete's result "DEL", so knex would not read it.
-        const { sql, bindings } = selected.del().toSQL();
-        const { rows } = (await db.raw(
-          `with gone as (${sql} returning ld_front_fileid, ld_back_fileid),
-                photos as (delete from lead_files where lf_id in (select ld_front_fileid from gone union select ld_back_fileid from gone) returning lf_id, lf_path)
-           select (select count(*) from gone)::integer as count, coalesce((select json_agg(json_build_object('lf_id', lf_id, 'lf_path', lf_path)) from photos), '[]'::json) as photos`,
-          bindings as Knex.RawBinding[],
-        )) as { rows: { count: number; photos: { lf_id: string; lf_path: string }[] }[] };
-        count = Number(rows[0].count);
-        photos = rows[0].photos;
-      } else count = await selected.update({ ld_is_valid: action === 'valid', ld_updated_at: db.fn.now() });
+      // A delete moves the leads to the trash (their card photos stay until the purge).
+      if (action === 'delete') count = await selected.update({ ld_deleted_at: db.fn.now() });
+      else count = await selected.update({ ld_is_valid: action === 'valid', ld_updated_at: db.fn.now() });
     } catch (err) {
       throw filterValueError(err);
     }
-    await removeLeadFileBytes(ctx(req), photos);
     res.json({ count: Number(count) });
   });
 }

@@ -4,6 +4,15 @@ import { describeEachDb } from '../helpers/db.js';
 import { purgeExpiredTrash } from '../../api/crud/trash.js';
 import { hooksOf } from '../../api/resources.js';
 import { RESOURCES, resourceNamed } from '../../resources/index.js';
+import { accountPath, createRecord, startConsoleApp } from '../helpers/console.js';
+import { insertEvent, insertLead } from '../helpers/leadRows.js';
+import { createAsset } from '../helpers/assets.js';
+import { makeCode, makeGroup, simpleCarousel } from '../helpers/carousels.js';
+import { PNG } from '../helpers/storage.js';
+import { uid } from '../helpers/app.js';
+import { storageOf } from '../../api/storage/index.js';
+import { objectKey } from '../../api/storage/keys.js';
+import { templateFor } from '../../api/mail/accountTemplates.js';
 
 /** platform-and-flows.md section 1, trash: a delete moves the record to the trash; restore, purge, and the purge after TRASH_DAYS. */
 describeEachDb('trash', (kind) => {
@@ -159,5 +168,176 @@ describeEachDb('trash', (kind) => {
     expect(await t.db('events').where('ev_id', live.ev_id).first()).toBeDefined();
     // Run again (another process, a minute later): nothing more is due.
     expect(await purgeExpiredTrash(t.context, RESOURCES, hooksOf, resourceNamed, now)).toBe(0);
+  });
+});
+
+/** A trashed record is hidden everywhere it used to show: each surface that reads these tables outside the generic list. */
+describeEachDb('trash: what a trashed record is hidden from', (kind) => {
+  let t: TestApp;
+  let root: Signed;
+  let a: string;
+  const api = (rest: string) => `${accountPath(a, rest)}`;
+  const del = async (rest: string) => {
+    const res = await root.delete(api(rest));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
+
+  beforeAll(async () => {
+    ({ t, root, a } = await startConsoleApp(kind, 'Hidden'));
+  });
+  afterAll(() => t?.close());
+
+  it('leads: a trashed lead leaves the list, the export and the statistics; a trashed event takes its leads along and gives them back', async () => {
+    const ev = await insertEvent(t.db, a, { ev_title: 'Fair' });
+    const other = await insertEvent(t.db, a, { ev_title: 'Expo' });
+    const day = new Date('2026-03-04T10:00:00Z');
+    const [kept, binned] = [await insertLead(t.db, a, ev.ev_id, { ld_captured_at: day }), await insertLead(t.db, a, ev.ev_id, { ld_captured_at: day })];
+    const ofOther = await insertLead(t.db, a, other.ev_id, { ld_captured_at: day, ld_last_name: 'Other' });
+    const listed = async () => ((await root.get(`${api('leads')}?${qs({ filter: {}, range: [0, 99] })}`)).body as { ld_id: string }[]).map((l) => l.ld_id);
+    const exported = async () => (await root.get(`${api('leads')}/export.csv`)).text as string;
+    const counted = async () => {
+      const res = await root.get(`/api/1/accounts/${a}/stats/leads?${new URLSearchParams({ from: '2026-03-01', to: '2026-03-10', group: 'event' })}`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return Object.fromEntries((res.body.rows as { key: string; count: number }[]).map((r) => [r.key, Number(r.count)]));
+    };
+    expect(await counted()).toEqual({ [ev.ev_id]: 2, [other.ev_id]: 1 });
+
+    await del(`leads/${binned.ld_id}`);
+    expect(await listed()).toEqual(expect.arrayContaining([kept.ld_id, ofOther.ld_id]));
+    expect(await listed()).not.toContain(binned.ld_id);
+    expect((await root.get(api(`leads/${binned.ld_id}`))).status).toBe(404);
+    expect(await exported()).toContain(kept.ld_email as string);
+    expect(await exported()).not.toContain(binned.ld_email as string);
+    expect(await counted()).toEqual({ [ev.ev_id]: 1, [other.ev_id]: 1 });
+    expect((await root.get(api('leads/trash'))).body.map((l: { ld_id: string }) => l.ld_id)).toEqual([binned.ld_id]);
+
+    // The event goes to the trash: its leads are hidden with it (a purge takes them), not put in the trash themselves.
+    await del(`events/${ev.ev_id}`);
+    expect(await listed()).toEqual([ofOther.ld_id]);
+    expect((await root.get(api(`leads/${kept.ld_id}`))).status).toBe(404);
+    expect((await root.get(`${api('events')}/${ev.ev_id}/leads/export.csv`)).status).toBe(404);
+    expect(await exported()).not.toContain(kept.ld_email as string);
+    expect(await counted()).toEqual({ [other.ev_id]: 1 });
+    // A lead of an event in the trash cannot come back on its own.
+    const early = await root.post(api(`leads/${binned.ld_id}/restore`));
+    expect(early.status).toBe(409);
+    expect(early.body).toMatchObject({ code: 'parent_in_trash', fields: { ld_eventid: 'error_parent_in_trash' } });
+    // Nor can a new lead name that event (a reference to a trashed record is refused like an unknown one).
+    const onTrashed = await root.post(api('leads'), { ld_eventid: ev.ev_id, ld_source: 'manual', ld_last_name: 'Late' });
+    expect(onTrashed.status).toBe(400);
+    expect(onTrashed.body.fields).toEqual({ ld_eventid: 'error_reference_invalid' });
+
+    expect((await root.post(api(`events/${ev.ev_id}/restore`))).status).toBe(200);
+    expect(await listed()).toEqual(expect.arrayContaining([kept.ld_id, ofOther.ld_id]));
+    expect(await counted()).toEqual({ [ev.ev_id]: 1, [other.ev_id]: 1 });
+    expect((await root.post(api(`leads/${binned.ld_id}/restore`))).status).toBe(200);
+    expect(await counted()).toEqual({ [ev.ev_id]: 2, [other.ev_id]: 1 });
+  });
+
+  it('purging an event takes its leads and their card photos; purging a lead its photos', async () => {
+    const ev = await insertEvent(t.db, a);
+    const photo = async () => {
+      const [row] = await t
+        .db('lead_files')
+        .insert({ lf_accountid: a, lf_type: 'image/png', lf_size: 1, lf_path: `/lead-files/${a}/2026/03` })
+        .returning('lf_id');
+      return String(row.lf_id);
+    };
+    const lead = await insertLead(t.db, a, ev.ev_id, { ld_front_fileid: await photo(), ld_back_fileid: await photo() });
+    const single = await insertLead(t.db, a, ev.ev_id, { ld_front_fileid: await photo() });
+    await del(`leads/${single.ld_id}`);
+    // Deleting keeps the photos (a restore brings the lead back whole).
+    expect(await t.db('lead_files').where('lf_id', String(single.ld_front_fileid)).first()).toBeDefined();
+    expect((await root.delete(api(`leads/${single.ld_id}/purge`))).status).toBe(200);
+    expect(await t.db('lead_files').where('lf_id', String(single.ld_front_fileid)).first()).toBeUndefined();
+
+    await del(`events/${ev.ev_id}`);
+    expect((await root.delete(api(`events/${ev.ev_id}/purge`))).status).toBe(200);
+    expect(await t.db('leads').where('ld_id', lead.ld_id).first()).toBeUndefined();
+    expect(
+      await t
+        .db('lead_files')
+        .whereIn('lf_id', [String(lead.ld_front_fileid), String(lead.ld_back_fileid)])
+        .first(),
+    ).toBeUndefined();
+  });
+
+  it('the registration page of a trashed event answers 404; a trashed registration form leaves it without a form', async () => {
+    const form = await createRecord(root, a, resourceNamed('forms')!, { f_title: 'Sign up', f_name: uid() });
+    expect((await root.post(api('form-elements'), { fe_formid: form.id, fe_name: 'company', fe_title: 'Company', fe_type: 'text' })).status).toBe(201);
+    const ev = await createRecord(root, a, resourceNamed('events')!, { ev_title: 'Open day', ev_name: uid(), ev_access_type: 'open', ev_registration_formid: form.id });
+    const page = () => t.client().get(`/api/1/register/${ev.id}`);
+    expect((await page()).status).toBe(200);
+    expect((await page()).body.form).toMatchObject({ f_id: form.id });
+    await del(`forms/${form.id}`);
+    const formless = await page();
+    expect(formless.status).toBe(200);
+    expect(formless.body.form ?? null).toBeNull();
+    // The event form no longer offers the trashed form either.
+    expect((await root.put(api(`events/${ev.id}`), { ev_registration_formid: form.id })).body.fields).toEqual({ ev_registration_formid: 'error_reference_invalid' });
+    await root.post(api(`forms/${form.id}/restore`));
+    expect((await page()).body.form).toMatchObject({ f_id: form.id });
+    await del(`events/${ev.id}`);
+    expect((await page()).status).toBe(404);
+    expect((await t.client().post(`/api/1/register/${ev.id}`, { ld_email: 'late@example.com' })).status).toBe(404);
+  });
+
+  it('the player manifest leaves out a trashed carousel and a trashed asset; their bytes stay until the purge', async () => {
+    const photo = await createAsset(t, root, a, { as_name: uid() }, PNG, 'photo.png');
+    const shown = await simpleCarousel(root, a, 1, photo.id, { c_title: 'Shown' });
+    const binned = await simpleCarousel(root, a, 1, undefined, { c_title: 'Binned' });
+    const group = await makeGroup(root, a, [shown.carousel.id, binned.carousel.id]);
+    const code = String((await makeCode(root, a, group.id)).cc_code);
+    const manifest = async () => {
+      const res = await t.client().get(`/api/1/play/${code}`);
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    expect((await manifest()).carousel_ids).toEqual([shown.carousel.id, binned.carousel.id]);
+    await del(`carousels/${binned.carousel.id}`);
+    const m = await manifest();
+    expect(m.carousel_ids).toEqual([shown.carousel.id]);
+    expect(Object.keys(m.carousels)).toEqual([shown.carousel.id]);
+    expect(Object.keys(m.assets)).toEqual([photo.id]);
+
+    const row = await t.db('assets').where('as_id', String(photo.id)).first();
+    const stored = () => storageOf(t.context).stat(objectKey(row.as_path, row.as_fileid));
+    await del(`assets/${photo.id}`);
+    expect(Object.keys((await manifest()).assets)).toEqual([]);
+    expect((await t.client().get(String(photo.url))).status).toBe(404);
+    expect(await stored()).toBeTruthy();
+    // A layer cannot take the trashed asset.
+    const layer = await root.post(api('layers'), { ly_slideid: shown.slides[0].id, ly_variantid: shown.variant.id, ly_type: 'image', ly_assetid: photo.id });
+    expect(layer.status).toBe(400);
+    expect((await root.delete(api(`assets/${photo.id}/purge`))).status).toBe(200);
+    expect(await stored()).toBeFalsy();
+  });
+
+  it('a trashed mail template is not sent: the built-in one is', async () => {
+    const tpl = await createRecord(root, a, resourceNamed('mail-templates')!, { mt_name: 'registration', mt_subject: 'Own subject' });
+    expect((await templateFor(t.db, a, 'registration')).mt_subject).toBe('Own subject');
+    await del(`mail-templates/${tpl.id}`);
+    expect((await templateFor(t.db, a, 'registration')).mt_subject).not.toBe('Own subject');
+  });
+
+  it('a list a form element uses cannot go to the trash (it could never be purged): 409 reference_conflict', async () => {
+    const list = await createRecord(root, a, resourceNamed('lists')!, { l_title: 'Sizes', l_name: uid() });
+    const form = await createRecord(root, a, resourceNamed('forms')!, { f_title: 'Shirt', f_name: uid() });
+    const el = await root.post(api('form-elements'), { fe_formid: form.id, fe_name: 'size', fe_title: 'Size', fe_type: 'choice_chips_single', fe_listid: list.id });
+    expect(el.status, JSON.stringify(el.body)).toBe(201);
+    const res = await root.delete(api(`lists/${list.id}`));
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('reference_conflict');
+    expect((await root.get(api(`lists/${list.id}`))).status).toBe(200);
+  });
+
+  it('the capture app does not offer a trashed event', async () => {
+    const ev = await createRecord(root, a, resourceNamed('events')!, { ev_title: 'Capture me', ev_name: uid(), ev_access_type: 'open', ev_is_enabled: true });
+    const rep = await t.signedIn('member', `rep-${uid()}@trash.example.com`);
+    await t.member(a, rep.userId, 'member');
+    const offered = async () => JSON.stringify((await rep.get('/api/1/app/events')).body);
+    expect(await offered()).toContain(String(ev.id));
+    await del(`events/${ev.id}`);
+    expect(await offered()).not.toContain(String(ev.id));
   });
 });

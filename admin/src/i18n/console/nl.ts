@@ -691,6 +691,28 @@ const consoleNl: ConsoleMessages = {
       bulk_refused_title: 'Er is niets gewijzigd',
       bulk_refused_text: 'Sommige records kunnen niet zo gewijzigd worden:',
     },
+    // de prullenbak van een lijst (admin/src/generated/TrashList.tsx; platform-and-flows.md 1)
+    trash: {
+      button: 'Prullenbak',
+      title: 'Prullenbak: {{name}}',
+      intro: 'Verwijderde records blijven hier tot ze worden teruggezet of definitief verwijderd; na de bewaartermijn worden ze automatisch definitief verwijderd.',
+      loading: 'De prullenbak wordt geladen…',
+      empty: 'De prullenbak is leeg.',
+      retry: 'Opnieuw proberen',
+      record: 'Record',
+      deleted_at: 'Verwijderd',
+      restore: 'Terugzetten',
+      restore_title: '“{{title}}” terugzetten?',
+      restore_text: 'Het record komt terug zoals het was, met alles wat erbij hoort.',
+      restored: '“{{title}}” is teruggezet.',
+      purge: 'Definitief verwijderen',
+      purge_title: '“{{title}}” definitief verwijderen?',
+      purge_text: 'Het record, alles wat erbij hoort en de bestanden ervan worden verwijderd. Dit kan niet ongedaan worden gemaakt.',
+      purged: '“{{title}}” is definitief verwijderd.',
+      previous: 'Vorige',
+      next: 'Volgende',
+      delete_text: 'Het gaat naar de prullenbak, van waaruit het kan worden teruggezet tot het definitief wordt verwijderd.',
+    },
     generated: {
       empty: 'Hier staat nog niets.',
       identifier_hint: 'Kleine letters, cijfers, - en _, te beginnen met een letter',
@@ -752,7 +774,8 @@ const consoleNl: ConsoleMessages = {
         replacing: 'Het bestand wordt vervangen',
         replaced: 'Het bestand is vervangen; dit is versie {{version}}.',
         retry: 'Opnieuw proberen',
-        delete_text: 'Het bestand wordt verwijderd en de asset verdwijnt uit elke collectie en carrousel die hem toont. Dit kan niet ongedaan worden gemaakt.',
+        delete_text:
+          'De asset gaat naar de prullenbak en verdwijnt uit elke collectie en carrousel die hem toont. Van daaruit kan hij worden teruggezet; het bestand wordt verwijderd wanneer hij definitief wordt verwijderd.',
       },
       picker: {
         title: 'Kies een asset',

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { dropTrashColumn, trashColumn, uniqueIndexName, uniqueLiveField } from '../api/db/migrationHelpers.js';
 
 /**
  * Trash (platform-and-flows.md section 1): every table whose resource declares `trash: true` gets
@@ -36,13 +37,10 @@ const LEAD_INDEXES: [string, string][] = [
 
 export async function up(knex: Knex): Promise<void> {
   for (const [table, p, unique] of TABLES) {
-    await knex.schema.alterTable(table, (t) => {
-      t.timestamp(`${p}_deleted_at`, { useTz: true });
-    });
-    await knex.raw(`create index ${table}_trash on ${table} (${p}_accountid, ${p}_deleted_at) where ${p}_deleted_at is not null`);
+    await trashColumn(knex, table, p);
     if (unique) {
-      await knex.raw(`alter table ${table} drop constraint ${table}_${unique}_unique`);
-      await knex.raw(`create unique index ${table}_${unique}_unique on ${table} (${p}_accountid, ${unique}) where ${p}_deleted_at is null`);
+      await knex.raw(`alter table ${table} drop constraint ${uniqueIndexName(table, unique)}`);
+      await uniqueLiveField(knex, table, p, unique, [`${p}_accountid`]);
     }
   }
   for (const [name, columns] of LEAD_INDEXES) {
@@ -60,12 +58,9 @@ export async function down(knex: Knex): Promise<void> {
     // The trash goes first: a live record may hold the name a trashed one had.
     await knex(table).whereNotNull(`${p}_deleted_at`).del();
     if (unique) {
-      await knex.raw(`drop index ${table}_${unique}_unique`);
-      await knex.raw(`alter table ${table} add constraint ${table}_${unique}_unique unique (${p}_accountid, ${unique})`);
+      await knex.raw(`drop index ${uniqueIndexName(table, unique)}`);
+      await knex.raw(`alter table ${table} add constraint ${uniqueIndexName(table, unique)} unique (${p}_accountid, ${unique})`);
     }
-    await knex.raw(`drop index ${table}_trash`);
-    await knex.schema.alterTable(table, (t) => {
-      t.dropColumn(`${p}_deleted_at`);
-    });
+    await dropTrashColumn(knex, table, p);
   }
 }

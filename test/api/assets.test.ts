@@ -379,7 +379,7 @@ describeEachDb('collection assets and group carousels', (kind) => {
     const restored: string[] = (await root.get(items)).body.ids;
     expect([...restored].sort()).toEqual([x.id, y.id, z.id].sort());
     expect(restored.filter((id) => id !== y.id)).toEqual([z.id, x.id]);
-    expect(restored.indexOf(y.id)).toBeLessThan(restored.indexOf(x.id));
+    expect(restored.indexOf(String(y.id))).toBeLessThan(restored.indexOf(String(x.id)));
     expect((await root.delete(`${accountPath(a, 'assets')}/${y.id}`)).status).toBe(200);
     expect((await root.delete(`${accountPath(a, 'assets')}/${y.id}/purge`)).status).toBe(200);
     expect((await root.get(items)).body.ids).toEqual([z.id, x.id]);

@@ -8,7 +8,7 @@ import { ConsoleContext } from '../../admin/src/console/ConsoleContext';
 import { CONSOLE_SCREENS } from '../../admin/src/console/screens';
 import { setSession, type Session } from '../../admin/src/providers/session';
 import { canInAccount } from '../../admin/src/permissions';
-import { ACCOUNT, consoleI18n, memoryData, sessionAs, type Row } from '../helpers/consoleScreens';
+import { ACCOUNT, consoleI18n, memoryData, mountConsole, sessionAs, type Row } from '../helpers/consoleScreens';
 
 /**
  * The trash of a list (platform-and-flows.md section 1): a "Trash" button on every trash resource's list, the Trash view
@@ -98,6 +98,16 @@ describe('the trash of a list', () => {
     mount(sessionAs('member', 'superadmin'), '/integrations', { integrations: [{ id: 'i-1', in_id: 'i-1', in_title: 'Scanner', in_name: 'scanner' }], views: [] });
     await screen.findByText('Scanner', {}, { timeout: 15_000 });
     expect(screen.queryByTestId('trash-button')).toBeNull();
+  });
+
+  it('the hand-written lists built on the generated one have it too: leads, assets', async () => {
+    serveFetch(() => []);
+    const lead = { id: 'ld-1', ld_id: 'ld-1', ld_eventid: 'ev-1', ld_first_name: 'Ann', ld_answers: {}, ld_source: 'manual', ld_transcription_status: 'none', ld_is_valid: true };
+    mountConsole(sessionAs('member', 'admin'), '/leads', { leads: [lead], events: [{ id: 'ev-1', ev_title: 'Expo' }], members: [], views: [] }, i18nProvider);
+    expect((await screen.findByTestId('trash-button', {}, { timeout: 15_000 })).getAttribute('href')).toMatch(/\/leads\/trash$/);
+    cleanup();
+    mountConsole(sessionAs('member', 'admin'), '/assets', { assets: [], views: [] }, i18nProvider);
+    expect((await screen.findByTestId('trash-button', {}, { timeout: 15_000 })).getAttribute('href')).toMatch(/\/assets\/trash$/);
   });
 
   it('lists the trashed records, most recently deleted first, and restores one after a confirmation', async () => {

@@ -234,6 +234,17 @@ describeEachDb('trash: what a trashed record is hidden from', (kind) => {
     expect(await counted()).toEqual({ [ev.ev_id]: 2, [other.ev_id]: 1 });
   });
 
+  it('a device retrying the create of a lead since moved to the trash gets 404, and no second lead', async () => {
+    const ev = await insertEvent(t.db, a);
+    const body = { ld_eventid: ev.ev_id, ld_source: 'manual', ld_last_name: 'Retry', ld_client_id: `device-${uid()}` };
+    const first = await root.post(api('leads'), body);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect((await root.post(api('leads'), body)).status).toBe(200);
+    await del(`leads/${first.body.id}`);
+    expect((await root.post(api('leads'), body)).status).toBe(404);
+    expect(await t.db('leads').where('ld_client_id', body.ld_client_id).pluck('ld_id')).toEqual([first.body.id]);
+  });
+
   it('purging an event takes its leads and their card photos; purging a lead its photos', async () => {
     const ev = await insertEvent(t.db, a);
     const photo = async () => {

@@ -293,6 +293,21 @@ describeEachDb('trash: what a trashed record is hidden from', (kind) => {
     expect((await t.client().post(`/api/1/register/${ev.id}`, { ld_email: 'late@example.com' })).status).toBe(404);
   });
 
+  it('registering again brings a trashed registration lead back (the person asked anew)', async () => {
+    const form = await createRecord(root, a, resourceNamed('forms')!, { f_title: 'Sign up', f_name: uid() });
+    expect((await root.post(api('form-elements'), { fe_formid: form.id, fe_name: 'email', fe_title: 'E-mail', fe_type: 'text' })).status).toBe(201);
+    const ev = await createRecord(root, a, resourceNamed('events')!, { ev_title: 'Open day', ev_name: uid(), ev_access_type: 'open', ev_registration_formid: form.id });
+    const register = () => t.client().post(`/api/1/register/${ev.id}`, { answers: { email: 'back@example.com' } });
+    const first = await register();
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    await del(`leads/${first.body.id}`);
+    expect((await root.get(api(`leads/${first.body.id}`))).status).toBe(404);
+    const again = await register();
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    expect((await root.get(api(`leads/${first.body.id}`))).status).toBe(200);
+  });
+
   it('the player manifest leaves out a trashed carousel and a trashed asset; their bytes stay until the purge', async () => {
     const photo = await createAsset(t, root, a, { as_name: uid() }, PNG, 'photo.png');
     const shown = await simpleCarousel(root, a, 1, photo.id, { c_title: 'Shown' });

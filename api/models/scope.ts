@@ -23,6 +23,21 @@ export function trashParentsOf(decl: ResourceDeclaration): { field: string; pare
   return out;
 }
 
+/**
+ * The parents (`parent: true`, required) that are no trash resource themselves but may be hidden by one further up: a
+ * layer's slide, whose carousel may be in the trash; a handoff's lead, whose event may be.
+ */
+function hidingAncestorsOf(decl: ResourceDeclaration, depth = 0): { field: string; parent: ResourceDeclaration }[] {
+  if (depth > 4) return [];
+  const out: { field: string; parent: ResourceDeclaration }[] = [];
+  for (const [field, meta] of Object.entries(decl.fields ?? {})) {
+    if (meta.kind !== 'reference' || !meta.parent || !meta.reference || meta.joined) continue;
+    const parent = resourceNamed(meta.reference);
+    if (parent && parent.name !== decl.name && (trashParentsOf(parent).length || hidingAncestorsOf(parent, depth + 1).length)) out.push({ field, parent });
+  }
+  return out;
+}
+
 /** Narrows a query of `decl`'s table to the rows `view` sees (nothing to do for a resource without a trash). */
 export function withTrash(query: Knex.QueryBuilder, decl: ResourceDeclaration, view: TrashView = 'live'): Knex.QueryBuilder {
   if (view === 'all') return query;
@@ -31,7 +46,7 @@ export function withTrash(query: Knex.QueryBuilder, decl: ResourceDeclaration, v
     if (view === 'trashed') return query.whereNotNull(column);
     query.whereNull(column);
   }
-  if (view === 'live')
+  if (view === 'live') {
     for (const { field, parent } of trashParentsOf(decl)) {
       query.whereNotExists(function () {
         this.select(1)
@@ -40,6 +55,13 @@ export function withTrash(query: Knex.QueryBuilder, decl: ResourceDeclaration, v
           .whereNotNull(`${parent.table}.${deletedAtOf(parent)}`);
       });
     }
+    // Further up: the parent itself must be live (its own parents not in the trash).
+    for (const { field, parent } of hidingAncestorsOf(decl)) {
+      query.whereExists(function () {
+        withTrash(this.select(1).from(parent.table).whereRaw('??.?? = ??.??', [parent.table, parent.primaryKey, decl.table, field]), parent, 'live');
+      });
+    }
+  }
   return query;
 }
 

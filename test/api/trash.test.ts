@@ -339,6 +339,18 @@ describeEachDb('trash: what a trashed record is hidden from', (kind) => {
     expect(await stored()).toBeFalsy();
   });
 
+  it('a trashed carousel hides its variants, slides and their layers (a parent of a parent), and brings them back', async () => {
+    const photo = await createAsset(t, root, a, { as_name: uid() }, PNG, 'photo.png');
+    const c = await simpleCarousel(root, a, 1, photo.id, { c_title: 'Nested' });
+    const paths = [`variants/${c.variant.id}`, `slides/${c.slides[0].id}`, `layers/${c.layers[0].id}`];
+    for (const p of paths) expect((await root.get(api(p))).status, p).toBe(200);
+    await del(`carousels/${c.carousel.id}`);
+    for (const p of paths) expect((await root.get(api(p))).status, p).toBe(404);
+    expect((await root.get(`${api('layers')}?${qs({ filter: { ly_slideid: c.slides[0].id } })}`)).body).toEqual([]);
+    expect((await root.post(api(`carousels/${c.carousel.id}/restore`))).status).toBe(200);
+    for (const p of paths) expect((await root.get(api(p))).status, p).toBe(200);
+  });
+
   it('a trashed mail template is not sent: the built-in one is', async () => {
     const tpl = await createRecord(root, a, resourceNamed('mail-templates')!, { mt_name: 'registration', mt_subject: 'Own subject' });
     expect((await templateFor(t.db, a, 'registration')).mt_subject).toBe('Own subject');

@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Test files run two at a time even on two cores (Vitest's default there is one): most of a file's time is spent
  * waiting on PostgreSQL, a spawned server, Chromium or a timer. LS_TEST_WORKERS overrides it. The browser tests run
- * one file at a time, after the rest.
+ * one file at a time; `npm test` (scripts/test.mjs) runs them in a Vitest process of their own beside the other three
+ * projects (a plain `npx vitest run` runs them after the rest).
  */
 const workers = Number(process.env.LS_TEST_WORKERS) || 2;
 

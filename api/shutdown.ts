@@ -47,11 +47,13 @@ export function createShutdown(opts: ShutdownOptions): (signal: string) => void 
 
   async function run(signal: string): Promise<void> {
     const begin = Date.now();
-    logger.info({ signal, graceMs }, 'shutting down: refusing new connections, finishing requests in flight');
     for (const t of timers) clearTimeout(t);
     let forced = false;
     for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
     const closed = Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    // close() has shut the listening sockets already (its callback waits for the open connections): whoever reads
+    // this line finds new connections refused.
+    logger.info({ signal, graceMs }, 'shutting down: refusing new connections, finishing requests in flight');
     const closeIdle = () => servers.forEach((s) => s.closeIdleConnections());
     closeIdle();
     const sweep = setInterval(closeIdle, IDLE_SWEEP_MS);

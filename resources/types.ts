@@ -64,7 +64,23 @@ export interface ResourceLabels {
  * input, the list column and the filter from one table keyed by kind (admin/src/generated/kinds.tsx).
  */
 export type FieldKind =
-  'text' | 'longtext' | 'number' | 'boolean' | 'date' | 'datetime' | 'colour' | 'url' | 'email' | 'identifier' | 'enum' | 'reference' | 'asset' | 'secret' | 'json';
+  | 'text'
+  | 'longtext'
+  /** HTML of an allow-list (resources/richtext.ts), sanitised by the API on every write; at most 100 KB. */
+  | 'richtext'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'colour'
+  | 'url'
+  | 'email'
+  | 'identifier'
+  | 'enum'
+  | 'reference'
+  | 'asset'
+  | 'secret'
+  | 'json';
 
 export interface FieldMeta {
   kind: FieldKind;
@@ -109,7 +125,7 @@ export interface FieldMeta {
    * user's names and e-mail from users), which owns its nullability and default.
    */
   joined?: string;
-  /** text/longtext/secret: maximum length; number: bounds. */
+  /** text/longtext/secret: maximum length; richtext: maximum UTF-8 bytes (default and at most 100 KB); number: bounds. */
   max?: number;
   min?: number;
   integer?: boolean;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ApiError, validate } from '../errors.js';
 import { messageFor } from '../../resources/messages.js';
+import { sanitizeRichTextFields } from './richtext.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
 
 type Row = Record<string, unknown>;
@@ -14,14 +15,21 @@ export function contractCode(decl: ResourceDeclaration, fields: Record<string, s
   return codes.find((c) => decl.codes?.includes(c)) ?? 'validation_failed';
 }
 
-/** validate() with the declaration's contract codes. */
+/**
+ * validate() with the declaration's contract codes, then its richtext fields sanitised (every body of a declared
+ * resource passes here, so every resource that declares one stores only the allow-list).
+ */
 export function validateFor(decl: ResourceDeclaration, schema: z.ZodTypeAny, body: unknown): Row {
+  let data: Row;
   try {
-    return validate(schema, body) as Row;
+    data = validate(schema, body) as Row;
   } catch (err) {
     if (err instanceof ApiError && err.code === 'validation_failed' && decl.codes) err.code = contractCode(decl, err.fields);
     throw err;
   }
+  const errors = sanitizeRichTextFields(decl, data);
+  if (errors) throw invalid(decl, errors);
+  return data;
 }
 
 /** A 400 with field errors, coded by the contract when a field's key is error_<code> of one of the declaration's codes. */

@@ -9,6 +9,8 @@ import { parseListQuery, runList, sendList } from './list.js';
 import { reorder } from './order.js';
 import { historyRoutes } from './history.js';
 import { trashRoutes } from './trash.js';
+import { bulkRoute } from './bulk.js';
+import { exportRoute } from './export.js';
 import { singletonRouter } from './singleton.js';
 import { isUuid } from '../../resources/fields.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
@@ -50,6 +52,9 @@ export function resourceRouter(decl: ResourceDeclaration, hooks: ResourceHooks =
 
   if (decl.order) router.put('/order', requirePermission(decl.group, 'update'), reorder(decl, serialize));
   hooks.routes?.(router);
+  // What every list has (a resource's own routes of the same path, above, come first: the leads' richer export).
+  exportRoute(router, decl, adapter);
+  bulkRoute(router, decl, adapter);
   if (decl.history) historyRoutes(router, decl, adapter, findOne);
   if (decl.trash) trashRoutes(router, decl, adapter, findOne);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IDENTIFIER_RE, writableFields } from '../../resources/define.js';
+import { RICHTEXT_TAGS, richTextMax } from '../../resources/richtext.js';
 import type { FieldMeta, ResourceDeclaration } from '../../resources/types.js';
 
 /** A JSON Schema (2020-12, the dialect of OpenAPI 3.1) as a plain object. */
@@ -27,6 +28,12 @@ export function fieldSchema(meta: FieldMeta): JsonSchema {
       return { type: 'string', ...max(500) };
     case 'longtext':
       return { type: 'string', ...max(100_000) };
+    case 'richtext':
+      return {
+        type: 'string',
+        contentMediaType: 'text/html',
+        description: `HTML, sanitised on write to ${RICHTEXT_TAGS.join(', ')} (a[href] http(s)/mailto only); at most ${richTextMax(meta.max)} bytes of UTF-8`,
+      };
     case 'secret':
       return { type: 'string', ...max(2000), writeOnly: true };
     case 'identifier':

@@ -37,6 +37,7 @@ export interface RegistrationEvent {
   ev_access_code: string | null;
   ev_registration_formid: string | null;
   ev_consent_text: string | null;
+  ev_description: string | null;
   ev_ownerid: string | null;
   a_name: string;
   a_is_enabled: boolean;
@@ -79,6 +80,7 @@ const EVENT_COLUMNS = [
   'ev_access_code',
   'ev_registration_formid',
   'ev_consent_text',
+  'ev_description',
   'ev_ownerid',
 ];
 
@@ -232,6 +234,8 @@ export function publicEvent(e: RegistrationEvent) {
     ev_access_type: e.ev_access_type,
     // the event's own opt-in text (the page falls back to the built-in one in its language)
     ev_consent_text: e.ev_consent_text?.trim() ? e.ev_consent_text : null,
+    // rich text, sanitised when it was stored (api/crud/richtext.ts)
+    ev_description: e.ev_description,
   };
 }
 

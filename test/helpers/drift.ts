@@ -15,6 +15,7 @@ const TEXT = ['text', 'varchar'];
 const TYPES: Record<FieldKind, string[]> = {
   text: TEXT,
   longtext: TEXT,
+  richtext: TEXT,
   colour: TEXT,
   url: TEXT,
   identifier: TEXT,

@@ -167,7 +167,7 @@ function BulkUpdate({ decl, accountId, onRefused }: { decl: ResourceDeclaration;
               </Typography>
               {fields.map(([source, meta]) => {
                 // A yes/no as a switch would always say "no": the filter's yes / no / empty instead.
-                const Input = meta.kind === 'boolean' ? kindOf(meta).Filter : kindOf(meta).Input;
+                const Input = (meta.kind === 'boolean' ? kindOf(meta).Filter : undefined) ?? kindOf(meta).Input;
                 return <Input key={source} source={source} meta={{ ...meta, required: false }} decl={decl} mode="update" label={meta.label} />;
               })}
             </DialogContent>

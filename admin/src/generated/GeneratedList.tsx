@@ -34,9 +34,9 @@ function useFilters(decl: ResourceDeclaration, extra: ReactElement[] = NO_FILTER
   const search = useSearchFilters();
   return useMemo(() => {
     const filters = Object.entries(decl.fields ?? {})
-      .filter(([, m]) => m.filter && !m.parent)
+      .filter(([source, m]) => m.filter && !m.parent && (inputs[source] ?? kindOf(m).Filter))
       .map(([source, meta]) => {
-        const Filter = inputs[source] ?? kindOf(meta).Filter;
+        const Filter = (inputs[source] ?? kindOf(meta).Filter)!;
         return <Filter key={source} source={source} meta={{ ...meta, required: false }} decl={decl} mode="update" label={meta.label} alwaysOn={!!inputs[source]} />;
       });
     return [...(decl.search.length ? search : []), ...filters, ...extra];

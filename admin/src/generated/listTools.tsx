@@ -66,7 +66,7 @@ export function ExportButton({ decl, accountId }: { decl: ResourceDeclaration; a
 }
 
 /** A button that puts a curl command on the clipboard and says so. */
-export function CurlButton({ url }: { url: () => string }) {
+export function CurlButton({ url, command }: { url?: () => string; command?: () => string }) {
   const translate = useTranslate();
   const notify = useNotify();
   return (
@@ -74,7 +74,7 @@ export function CurlButton({ url }: { url: () => string }) {
       size="small"
       startIcon={<TerminalIcon />}
       onClick={async () => {
-        await copyText(curlCommand(url()));
+        await copyText(command ? command() : curlCommand(url!()));
         notify(translate('ls.list_tools.curl_copied'), { type: 'info' });
       }}
       data-testid="copy-curl"

@@ -9,10 +9,10 @@ import SearchOffIcon from '@mui/icons-material/SearchOff';
 import { Title, useTranslate } from 'react-admin';
 import { Link } from 'react-router';
 
-function Message({ icon, title, text, action }: { icon: ReactNode; title: string; text: string; action?: ReactNode }) {
+function Message({ testId, icon, title, text, action }: { testId: string; icon: ReactNode; title: string; text: string; action?: ReactNode }) {
   const translate = useTranslate();
   return (
-    <Card sx={{ mt: 2 }}>
+    <Card sx={{ mt: 2 }} data-testid={testId}>
       <Title title={translate(title)} />
       <CardContent sx={{ textAlign: 'center', py: 6 }}>
         <Box sx={{ color: 'text.secondary', mb: 1, '& svg': { fontSize: 48 } }}>{icon}</Box>
@@ -32,6 +32,7 @@ export function AccessDeniedPage() {
   const translate = useTranslate();
   return (
     <Message
+      testId="access-denied"
       icon={<LockIcon />}
       title="ls.access_denied.title"
       text="ls.access_denied.text"
@@ -48,6 +49,7 @@ export function NotFoundPage() {
   const translate = useTranslate();
   return (
     <Message
+      testId="not-found"
       icon={<SearchOffIcon />}
       title="ls.error_page.not_found_title"
       text="ls.error_page.not_found"

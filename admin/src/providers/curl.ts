@@ -23,3 +23,12 @@ export function listQuery(params: { filter?: Record<string, unknown>; sort?: [st
 export function curlCommand(url: string): string {
   return `curl -H "Authorization: Bearer $LEADSTAGE_TOKEN" ${shellQuote(url)}`;
 }
+
+/** A request as it was sent (method, address, headers, JSON body), as a command: what a test scan sent the provider. */
+export function curlForRequest(request: { method: string; url: string; headers: Record<string, string>; body?: string }): string {
+  const parts = ['curl', '-X', request.method];
+  for (const [name, value] of Object.entries(request.headers)) parts.push('-H', shellQuote(`${name}: ${value}`));
+  if (request.body !== undefined) parts.push('--data-raw', shellQuote(request.body));
+  parts.push(shellQuote(request.url));
+  return parts.join(' ');
+}

@@ -37,6 +37,18 @@ export async function newPage(browser: Browser, baseURL: string, viewport = DESK
   return { context, page, errors };
 }
 
+/**
+ * Signs a browser profile in through the API, leaving the cookies the sign-in screen would: for tests about what comes
+ * after it (the screen itself has tests of its own).
+ */
+export async function signInByApi(context: BrowserContext, email: string, password: string): Promise<void> {
+  await context.request.get('/api/1/auth/me');
+  const csrf = (await context.cookies()).find((c) => c.name === 'ls.csrf-token');
+  if (!csrf) throw new Error('no CSRF cookie from /api/1/auth/me');
+  const res = await context.request.post('/api/1/auth/web', { data: { u_email: email, u_password: password }, headers: { 'X-CSRF-Token': decodeURIComponent(csrf.value) } });
+  if (res.status() !== 200) throw new Error(`sign-in of ${email} -> ${res.status()} ${await res.text()}`);
+}
+
 /** Saves test/e2e/screenshots/<name>-<width>.png (git-ignored) for a human to look at. */
 export async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });

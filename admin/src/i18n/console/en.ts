@@ -680,6 +680,8 @@ const consoleEn = {
       secret_keep: 'Keep the current one',
       secret_hint: 'Stored write-only: it is never shown again.',
       back: 'Back',
+      // the rich text editor's own buttons (admin/src/generated/RichText.tsx)
+      richtext: { paragraph: 'Paragraph', h2: 'Heading 2', h3: 'Heading 3', bold: 'Bold', italic: 'Italic', underline: 'Underline', strike: 'Strikethrough' },
     },
     // assets, collections, carousel groups and codes (admin/src/assets, collections, carouselGroups, codes)
     assets: {
@@ -800,6 +802,8 @@ const consoleEn = {
       print_scan: 'Scan to open',
     },
   },
+  // ra-input-rich-text's buttons that the editor uses (lists, link, quote, clear)
+  ra: { tiptap: { list_bulleted: 'Bulleted list', list_numbered: 'Numbered list', link: 'Add a link', blockquote: 'Quote', clear_format: 'Clear formatting' } },
   // Each resource's labels live in its declaration (resources/<name>.ts).
   resources: resourceLabels('en'),
 };

@@ -729,6 +729,8 @@ const consoleNl: ConsoleMessages = {
       secret_keep: 'Huidige behouden',
       secret_hint: 'Alleen-schrijven opgeslagen: het wordt nooit meer getoond.',
       back: 'Terug',
+      // de eigen knoppen van de opmaakeditor (admin/src/generated/RichText.tsx)
+      richtext: { paragraph: 'Alinea', h2: 'Kop 2', h3: 'Kop 3', bold: 'Vet', italic: 'Cursief', underline: 'Onderstrepen', strike: 'Doorhalen' },
     },
     // assets, collecties, carrouselgroepen en codes (admin/src/assets, collections, carouselGroups, codes)
     assets: {
@@ -849,6 +851,8 @@ const consoleNl: ConsoleMessages = {
       print_scan: 'Scan om te openen',
     },
   },
+  // de knoppen van ra-input-rich-text die de editor gebruikt (lijsten, link, citaat, wissen)
+  ra: { tiptap: { list_bulleted: 'Lijst met opsommingstekens', list_numbered: 'Genummerde lijst', link: 'Link toevoegen', blockquote: 'Citaat', clear_format: 'Opmaak wissen' } },
   // Each resource's labels live in its declaration (resources/<name>.ts).
   resources: resourceLabels('nl'),
 };

@@ -122,6 +122,20 @@ describeEachDb('trash', (kind) => {
     expect((await as.superadmin.post(path(`events/${old.ev_id}/restore`))).status).toBe(200);
   });
 
+  it('a bulk delete moves every record to the trash too; the export leaves them out', async () => {
+    const [x, y, live] = [await newEvent(), await newEvent(), await newEvent()];
+    const res = await as.superadmin.post(path('events/bulk'), { action: 'delete', ids: [x.ev_id, y.ev_id] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ count: 2 });
+    for (const e of [x, y]) expect((await as.superadmin.get(path(`events/${e.ev_id}`))).status).toBe(404);
+    const trash = (await as.superadmin.get(path('events/trash'))).body.map((e: { ev_id: string }) => e.ev_id);
+    expect(trash).toEqual(expect.arrayContaining([x.ev_id, y.ev_id]));
+    const csv = (await as.superadmin.get(path('events/export.csv'))).text as string;
+    expect(csv).toContain(`,${live.ev_name},`);
+    expect(csv).not.toContain(`,${x.ev_name},`);
+    expect(await t.db('events').whereIn('ev_id', [x.ev_id, y.ev_id]).whereNotNull('ev_deleted_at').pluck('ev_id')).toHaveLength(2);
+  });
+
   it('purge removes the record for good', async () => {
     const ev = await newEvent();
     await as.superadmin.delete(path(`events/${ev.ev_id}`));

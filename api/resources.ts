@@ -17,6 +17,7 @@ import { statsRouter } from './console/stats.js';
 import { leadsBulkHooks, leadsHooks, leadsRoutes } from './console/leads.js';
 import { leadFilesRouter } from './console/leadFiles.js';
 import { eventExportRoute } from './console/leadExport.js';
+import { purgeEvent } from './console/leadFiles.js';
 import { eventScanRoute } from './console/scan.js';
 import { assetsHooks, assetsRoutes } from './console/assets.js';
 import { carouselGraphRoute, carouselManifestRoute, carouselGroupsRoutes, codesHooks, collectionsHooks, collectionsRoutes, layersHooks } from './console/carousels.js';
@@ -42,6 +43,7 @@ const RESOURCE_HOOKS: Record<string, ResourceHooks | 'own'> = {
   'list-items': listItemsHooks,
   forms: { routes: formGraphRoute },
   events: {
+    remove: purgeEvent,
     routes(router) {
       eventGraphRoute(router);
       eventExportRoute(router);
@@ -66,6 +68,9 @@ const RESOURCE_HOOKS: Record<string, ResourceHooks | 'own'> = {
   codes: codesHooks,
   views: viewsHooks,
 };
+
+/** A resource's hooks (the trash's purge job runs them outside the routes). */
+export const hooksOf = (name: string): ResourceHooks | 'own' | undefined => RESOURCE_HOOKS[name];
 
 /** Where a resource is mounted: /<path> for a platform resource, /accounts/:accountId/<path> for an account's. */
 export function mountPathOf(decl: ResourceDeclaration): string {

@@ -12,6 +12,7 @@ export const carousels = defineAccountResource({
   prefix: 'c',
   group: 'account_carousels',
   history: true,
+  trash: true,
   grants: staffAndMembers(15, 1),
   icon: 'view_carousel',
   fields: {

@@ -15,6 +15,7 @@ export const CONSOLE_MESSAGES = {
   error_number_too_large: 'This number is too large',
   error_json_invalid: 'Please enter a valid JSON object',
   error_name_taken: 'This name is already in use',
+  error_parent_in_trash: 'What this belongs to is in the trash: restore that first',
   error_reference_invalid: 'Please choose an existing record of this account',
   error_asset_type_not_allowed: 'This type of file cannot be an asset (images, MP4/WebM video, PDF, MP3, WOFF fonts)',
   error_layer_variant_invalid: 'The variant must belong to the carousel of the slide',

@@ -129,6 +129,7 @@ export interface AccountResourceInput {
   codes?: string[];
   singleton?: boolean;
   history?: boolean;
+  trash?: boolean;
   exactTotalUpTo?: number;
   tieBreak?: string;
   operations?: ResourceDeclaration['operations'];
@@ -183,6 +184,7 @@ export function defineAccountResource<const F extends Fields, const P extends st
     codes: input.codes,
     singleton: input.singleton,
     history: input.history,
+    trash: input.trash,
     exactTotalUpTo: input.exactTotalUpTo,
     tieBreak: input.tieBreak,
   };

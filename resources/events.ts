@@ -10,6 +10,7 @@ export const events = defineAccountResource({
   prefix: 'ev',
   group: 'account_events',
   history: true,
+  trash: true,
   grants: staffAndMembers(15, 1),
   icon: 'event',
   fields: {

@@ -8,6 +8,7 @@ export const forms = defineAccountResource({
   prefix: 'f',
   group: 'account_forms',
   history: true,
+  trash: true,
   grants: staffAndMembers(15, 1),
   icon: 'assignment',
   fields: {

@@ -18,10 +18,11 @@ export const leads = defineAccountResource({
   prefix: 'ld',
   group: 'account_leads',
   history: true,
+  trash: true,
   grants: staffAndMembers(15, 15),
   icon: 'contact_page',
   fields: {
-    ld_eventid: { kind: 'reference', reference: 'events', required: true, createOnly: true, list: true, filter: true, sort: true },
+    ld_eventid: { kind: 'reference', reference: 'events', trashWith: true, required: true, createOnly: true, list: true, filter: true, sort: true },
     ld_email: { kind: 'email', list: true, sort: true },
     ld_first_name: { kind: 'text', max: 100, list: true, sort: true },
     ld_last_name: { kind: 'text', max: 100, list: true, sort: true },

@@ -8,6 +8,7 @@ export const lists = defineAccountResource({
   prefix: 'l',
   group: 'account_lists',
   history: true,
+  trash: true,
   grants: staffAndMembers(15, 15),
   icon: 'account_tree',
   fields: {

@@ -11,6 +11,7 @@ export const mailTemplates = defineAccountResource({
   prefix: 'mt',
   group: 'account_mail_templates',
   history: true,
+  trash: true,
   grants: staffAndMembers(15, 0),
   icon: 'email',
   fields: {

@@ -135,6 +135,11 @@ export interface FieldMeta {
   label?: string;
   /** A list's bulk update may change it (POST …/{resource}/bulk, platform-and-flows.md 1). */
   bulk?: boolean;
+  /**
+   * reference to a trash resource: while the record it names is in the trash this one is hidden too (its row would go
+   * with it on a purge: a cascading foreign key), e.g. a lead's event. A `parent` field implies it.
+   */
+  trashWith?: boolean;
 }
 
 export type Fields = Record<string, FieldMeta>;
@@ -206,6 +211,12 @@ export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny,
    * table's history trigger (api/db/migrationHelpers.ts historyTrigger) writes it in the same transaction as the change.
    */
   history?: boolean;
+  /**
+   * A delete moves the record to the trash (its `<prefix>_deleted_at` set): hidden from every list, get and reference
+   * (scoped() leaves it out), listed by GET …/trash, brought back by POST …/{id}/restore, removed for good (with its
+   * stored files) by DELETE …/{id}/purge or TRASH_DAYS after the delete (api/crud/trash.ts).
+   */
+  trash?: boolean;
   /**
    * For tables too large to count on every page (leads): a list's total is counted exactly up to this many rows;
    * past it the total is the database planner's estimate (never below this + 1) and the answer carries

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { ctx } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
-import { scoped, accountOf } from '../models/scope.js';
+import { scoped, accountOf, deletedAtOf, withTrash } from '../models/scope.js';
 import { assetIdsOf, assetsById, carouselGraphs } from '../models/carousels.js';
 import { carouselsManifest } from '../services/player.js';
 import { assets } from '../../resources/assets.js';
@@ -78,11 +78,12 @@ function orderedItemsRoutes(
   router: Router,
   o: { path: string; parent: ResourceDeclaration; child: ResourceDeclaration; table: string; parentColumn: string; childColumn: string; orderColumn: string; group: string },
 ): void {
+  // An item in the trash (an asset, a carousel) is left out, and keeps its place for a restore.
   const read = (db: Knex | Knex.Transaction, parentId: string) =>
-    db(o.table)
-      .where(o.parentColumn, parentId)
-      .orderBy([{ column: o.orderColumn }, { column: o.childColumn }])
-      .pluck(o.childColumn);
+    withTrash(db(o.table).join(o.child.table, `${o.child.table}.${o.child.primaryKey}`, `${o.table}.${o.childColumn}`), o.child)
+      .where(`${o.table}.${o.parentColumn}`, parentId)
+      .orderBy([{ column: `${o.table}.${o.orderColumn}` }, { column: `${o.table}.${o.childColumn}` }])
+      .pluck(`${o.table}.${o.childColumn}`);
   router.get(`/:id/${o.path}`, requirePermission(o.group, 'read'), async (req, res) => {
     const parent = await parentOf(ctx(req).db, o.parent, req);
     res.json({ ids: await read(ctx(req).db, String(parent[o.parent.primaryKey])) });
@@ -98,7 +99,9 @@ function orderedItemsRoutes(
         const found = await scoped(trx, o.child, accountId).whereIn(o.child.primaryKey, ids).pluck(o.child.primaryKey);
         if (found.length !== ids.length) throw new ApiError(400, 'validation_failed', 'Every item must be one of this account', { ids: 'error_reference_invalid' });
       }
-      await trx(o.table).where(o.parentColumn, parentId).del();
+      const replaced = trx(o.table).where(o.parentColumn, parentId);
+      if (o.child.trash) replaced.whereNotIn(o.childColumn, trx(o.child.table).whereNotNull(deletedAtOf(o.child)).select(o.child.primaryKey));
+      await replaced.del();
       if (ids.length) await trx(o.table).insert(ids.map((id, i) => ({ [o.parentColumn]: parentId, [o.childColumn]: id, [o.orderColumn]: i })));
       await scoped(trx, o.parent, accountId)
         .where(o.parent.primaryKey, parentId)

@@ -199,7 +199,12 @@ export async function leadsCsvFromFilter(req: Request, res: Response, filter: Li
   try {
     eventRows = await scoped(db, events, accountId)
       .whereExists((sub: Knex.QueryBuilder) => {
-        applyFilters(sub.select(db.raw('1')).from('leads').where('leads.ld_accountid', accountId).whereRaw('leads.ld_eventid = events.ev_id'), filter, leads, 'ld_id');
+        applyFilters(
+          sub.select(db.raw('1')).from('leads').where('leads.ld_accountid', accountId).whereNull('leads.ld_deleted_at').whereRaw('leads.ld_eventid = events.ev_id'),
+          filter,
+          leads,
+          'ld_id',
+        );
       })
       .orderBy([{ column: 'ev_start_date', order: 'asc', nulls: 'last' }, { column: 'ev_title' }, { column: 'ev_id' }])
       .select('ev_id', 'ev_title');

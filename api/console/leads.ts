@@ -140,9 +140,10 @@ export const leadsHooks: ResourceHooks = {
     return out;
   },
 
-  // A deleted lead takes its card photos with it (record now, bytes once committed).
+  // The purge (a delete moves the lead to the trash): the lead takes its card photos with it (record now, bytes once
+  // committed).
   async remove(trx, id, req) {
-    const [gone] = await scoped(trx, leads, accountOf(req)).where('ld_id', id).del().returning(['ld_front_fileid', 'ld_back_fileid']);
+    const [gone] = await scoped(trx, leads, accountOf(req), 'all').where('ld_id', id).del().returning(['ld_front_fileid', 'ld_back_fileid']);
     const photos = gone ? await deletePhotosOf(trx, [gone.ld_front_fileid, gone.ld_back_fileid]) : [];
     return { afterCommit: () => removeLeadFileBytes(ctx(req), photos) };
   },
@@ -151,7 +152,8 @@ export const leadsHooks: ResourceHooks = {
     const accountId = accountOf(req);
     const firstOf = async () =>
       data.ld_client_id
-        ? await scoped(trx, leads, accountId)
+        ? // A retry of a lead since moved to the trash names it too (and answers 404, as the lead is not to be seen).
+          await scoped(trx, leads, accountId, 'all')
             .where('ld_client_id', data.ld_client_id as string)
             .first('ld_id')
         : undefined;

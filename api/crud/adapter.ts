@@ -1,7 +1,8 @@
 import type { Request, Router } from 'express';
 import type { Knex } from 'knex';
 import type { z } from 'zod';
-import { scopeFor } from '../models/scope.js';
+import { deletedAtOf, scopeFor, type TrashView } from '../models/scope.js';
+import { refuseIfReferenced } from './references.js';
 import { checkRecord, checkReferences, parentWhere, secretFlags, uniqueConflict } from './rules.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
 
@@ -17,8 +18,11 @@ export type Created = string | { id: string; afterCommit?: () => Promise<void>; 
 export interface ResourceHooks {
   /** Column the :id route parameter and a record's `id` refer to (default: the primary key). */
   idColumn?: string;
-  /** The base select for list and get (default: the table as scopeFor gives it). */
-  query?(db: Knex, req: Request): Knex.QueryBuilder;
+  /**
+   * The base select for list and get (default: the table as scopeFor gives it). A trash resource's is also asked for
+   * its trash (`view` 'trashed', GET …/trash): pass it on to scoped()/scopeFor().
+   */
+  query?(db: Knex, req: Request, view?: TrashView): Knex.QueryBuilder;
   /** Schemas, when they depend on configuration (default: the declaration's). */
   schemas?(req: Request): { create: z.ZodTypeAny; update: z.ZodTypeAny };
   /** Checks and changes that need the database, before an insert or update (existing: the stored record). */
@@ -30,7 +34,11 @@ export interface ResourceHooks {
   create?(trx: Knex.Transaction, data: Row, req: Request): Promise<Created>;
   /** Replace the generic update. */
   update?(trx: Knex.Transaction, id: string, data: Row, req: Request, existing: Row): Promise<void>;
-  /** Replace the generic delete; optionally returns work to do once the transaction has committed (stored bytes). */
+  /**
+   * Replace the generic delete; optionally returns work to do once the transaction has committed (stored bytes). For a
+   * trash resource this is the purge (the delete only marks the record): it must find a record in the trash
+   * (scoped(…, 'all')).
+   */
   remove?(trx: Knex.Transaction, id: string, req: Request, existing: Row): Promise<void | { afterCommit?: () => Promise<void> }>;
   /**
    * A bulk update (POST …/bulk) of many stored records at once, for a resource that can check them as a set: the same
@@ -51,6 +59,8 @@ export interface ResourceHooks {
 export type Adapter = Required<Pick<ResourceHooks, 'query' | 'schemas' | 'create' | 'update' | 'remove'>> &
   Pick<ResourceHooks, 'updateMany' | 'removeMany'> & {
     idColumn: string;
+    /** Removes a record for good (a trash resource's purge; for any other the same as remove). */
+    purge: Required<ResourceHooks>['remove'];
     /** The record as answered: hooks' serialize, secrets as flags, hidden columns left out, `id` added. */
     serialize(row: Row): Row;
   };
@@ -78,11 +88,16 @@ export function resourceAdapter(decl: ResourceDeclaration, hooks: ResourceHooks,
     if (account) await checkReferences(trx, decl, data, req.account!.a_id, registry);
     await hooks.prepare?.(trx, data, req, existing);
   };
+  const purge: Adapter['purge'] =
+    hooks.remove ??
+    (async (trx, id, req) => {
+      await scopeFor(trx, decl, req, 'all').where(idColumn, id).del();
+    });
   return {
     idColumn,
     updateMany: hooks.updateMany,
     removeMany: hooks.removeMany,
-    query: hooks.query ?? ((db, req) => scopeFor(db, decl, req).select(`${table}.*`)),
+    query: hooks.query ?? ((db, req, view) => scopeFor(db, decl, req, view).select(`${table}.*`)),
     schemas: hooks.schemas ?? (() => ({ create: decl.create, update: decl.update })),
     serialize(row) {
       const out: Row = {};
@@ -118,10 +133,16 @@ export function resourceAdapter(decl: ResourceDeclaration, hooks: ResourceHooks,
             .update({ ...data, [`${prefix}_updated_at`]: trx.fn.now() }),
         );
       }),
-    remove:
-      hooks.remove ??
-      (async (trx, id, req) => {
-        await scopeFor(trx, decl, req).where(idColumn, id).del();
-      }),
+    // A trash resource's delete marks the record (the history's trigger records it as a delete); what would keep it
+    // from being purged later (a restricting reference) refuses it now, as a delete would.
+    remove: decl.trash
+      ? async (trx, id, req, existing) => {
+          await refuseIfReferenced(trx, decl.table, existing[decl.primaryKey] as string);
+          await scopeFor(trx, decl, req)
+            .where(idColumn, id)
+            .update({ [deletedAtOf(decl)]: trx.fn.now() });
+        }
+      : purge,
+    purge,
   };
 }

@@ -84,7 +84,8 @@ export function bulkRoute(router: Router, decl: ResourceDeclaration, adapter: Ad
       const reasonOf = (id: string, err: ApiError): Reason => ({ id, code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) });
       // The resource's set-wise check and write first (a few statements for any number of rows); when it refuses a
       // row, its savepoint goes and every row is checked alone below, for the reasons.
-      const many = changes ? adapter.updateMany : adapter.removeMany;
+      // A trash resource's delete only marks each record (adapter.remove); its removeMany, if any, is the purge's.
+      const many = changes ? adapter.updateMany : decl.trash ? undefined : adapter.removeMany;
       let setWise = false;
       if (many && rows.length) {
         try {

@@ -8,6 +8,7 @@ import { parseBody } from './input.js';
 import { parseListQuery, runList, sendList } from './list.js';
 import { reorder } from './order.js';
 import { historyRoutes } from './history.js';
+import { trashRoutes } from './trash.js';
 import { bulkRoute } from './bulk.js';
 import { exportRoute } from './export.js';
 import { singletonRouter } from './singleton.js';
@@ -55,6 +56,7 @@ export function resourceRouter(decl: ResourceDeclaration, hooks: ResourceHooks =
   exportRoute(router, decl, adapter);
   bulkRoute(router, decl, adapter);
   if (decl.history) historyRoutes(router, decl, adapter, findOne);
+  if (decl.trash) trashRoutes(router, decl, adapter, findOne);
 
   router.get('/', perm('list'), async (req, res) => {
     const query = parseListQuery(req, decl, idColumn);

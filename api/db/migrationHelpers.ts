@@ -77,6 +77,40 @@ export function uniqueField(t: Knex.TableBuilder, table: string, field: string, 
 }
 
 /**
+ * The trash of a table whose resource declares `trash: true` (platform-and-flows.md section 1): `<p>_deleted_at`
+ * (null while the record is live) and <table>_trash, the index of an account's trashed rows (GET …/trash, the purge
+ * after TRASH_DAYS). A unique name of such a table is uniqueLiveField's.
+ */
+export async function trashColumn(knex: Knex, table: string, prefix: string): Promise<void> {
+  await knex.schema.alterTable(table, (t) => {
+    t.timestamp(`${prefix}_deleted_at`, { useTz: true });
+  });
+  await knex.raw(`create index ?? on ?? (??, ??) where ?? is not null`, [`${table}_trash`, table, `${prefix}_accountid`, `${prefix}_deleted_at`, `${prefix}_deleted_at`]);
+}
+
+/** Undoes trashColumn. */
+export async function dropTrashColumn(knex: Knex, table: string, prefix: string): Promise<void> {
+  await knex.raw('drop index if exists ??', [`${table}_trash`]);
+  await knex.schema.alterTable(table, (t) => {
+    t.dropColumn(`${prefix}_deleted_at`);
+  });
+}
+
+/**
+ * uniqueField of a trash table: the unique index holds live rows only (`where <p>_deleted_at is null`), so a record in
+ * the trash gives its name up (a new record may take it; restoring the old one then answers 409 name_taken).
+ */
+export async function uniqueLiveField(knex: Knex, table: string, prefix: string, field: string, scope: readonly string[]): Promise<void> {
+  const columns = [...scope, field];
+  await knex.raw(`create unique index ?? on ?? (${columns.map(() => '??').join(', ')}) where ?? is null`, [
+    uniqueIndexName(table, field),
+    table,
+    ...columns,
+    `${prefix}_deleted_at`,
+  ]);
+}
+
+/**
  * The index that serves a list's filter.q on a search column: lower(column) text_pattern_ops (a LIKE 'prefix%' under
  * any collation), after the account id when `scope` names it; <table>_<column>_prefix.
  */

@@ -160,7 +160,14 @@ describeEachDb('account resources from the registry', (kind) => {
         // An invite is revoked, not deleted (account-console.md: delete = revoke).
         if (!deletable) expect(await t.db(decl.table).where(pk, String(record.id)).first()).toBeTruthy();
         else if (decl.name === 'invites') expect((await t.db(decl.table).where(pk, String(record.id)).first()).iv_status).toBe('revoked');
-        else expect(await t.db(decl.table).where(pk, String(record.id)).first()).toBeUndefined();
+        else if (decl.trash) {
+          // A trash resource's delete moves it to the trash (platform-and-flows.md 1): gone from the API, and the purge
+          // removes the row.
+          expect((await root.get(`${path()}/${record.id}`)).status).toBe(404);
+          expect((await root.get(`${path()}/trash`)).body.map((r: Row) => r.id)).toContain(record.id);
+          expect((await root.delete(`${path()}/${record.id}/purge`)).status).toBe(200);
+          expect(await t.db(decl.table).where(pk, String(record.id)).first()).toBeUndefined();
+        } else expect(await t.db(decl.table).where(pk, String(record.id)).first()).toBeUndefined();
       });
 
       if (decl.order) {

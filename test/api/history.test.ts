@@ -47,7 +47,13 @@ describeEachDb('history of records', (kind) => {
     expect(entries[1].h_changes).not.toHaveProperty('ev_created_at');
     expect(Date.parse(entries[0].h_at)).toBeGreaterThanOrEqual(Date.parse(entries[1].h_at));
 
+    // Events have a trash: the delete is recorded as the marker set, the purge as the row gone.
     expect((await as.superadmin.delete(path(`events/${id}`))).status).toBe(200);
+    const trashed = await t.db('history').where({ h_table: 'events', h_recordid: id }).orderBy('h_seq', 'desc').first();
+    expect(trashed).toMatchObject({ h_action: 'delete', h_userid: as.superadmin.userId, h_accountid: accountId });
+    expect(trashed.h_changes.ev_deleted_at[0]).toBeNull();
+    expect(Date.parse(trashed.h_changes.ev_deleted_at[1])).not.toBeNaN();
+    expect((await as.superadmin.delete(path(`events/${id}/purge`))).status).toBe(200);
     const gone = await t.db('history').where({ h_table: 'events', h_recordid: id }).orderBy('h_seq', 'desc').first();
     expect(gone).toMatchObject({ h_action: 'delete', h_userid: as.superadmin.userId, h_accountid: accountId });
     expect(gone.h_changes.ev_title).toEqual(['Expo 2027', null]);
@@ -149,7 +155,10 @@ describeEachDb('history of records', (kind) => {
     expect(form.status, JSON.stringify(form.body)).toBe(201);
     const element = await as.superadmin.post(path('form-elements'), { fe_formid: form.body.f_id, fe_title: 'Company', fe_name: 'company', fe_type: 'text' });
     expect(element.status, JSON.stringify(element.body)).toBe(201);
+    // The form goes to the trash (its elements untouched), then is purged: the cascade removes the element.
     await as.superadmin.delete(path(`forms/${form.body.f_id}`));
+    expect((await t.db('history').where({ h_recordid: element.body.fe_id })).map((e) => e.h_action)).toEqual(['create']);
+    expect((await as.superadmin.delete(path(`forms/${form.body.f_id}/purge`))).status).toBe(200);
     const elementEntries = await t.db('history').where({ h_recordid: element.body.fe_id });
     expect(elementEntries.map((e) => e.h_action).sort()).toEqual(['create', 'delete']);
 

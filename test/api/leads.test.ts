@@ -38,7 +38,12 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
 
   const path = (account = a) => `/api/1/accounts/${account}/leads`;
   const stored = (id: unknown) => t.db('leads').where('ld_id', String(id)).first();
-  const count = async (account = a) => Number((await t.db('leads').where('ld_accountid', account).count({ n: '*' }).first())?.n);
+  // The account's leads as the API sees them: not in the trash (a deleted lead waits there until its purge), nor of an
+  // event in the trash.
+  const count = async (account = a) =>
+    Number(
+      (await t.db('leads').join('events', 'ev_id', 'ld_eventid').where('ld_accountid', account).whereNull('ld_deleted_at').whereNull('ev_deleted_at').count({ n: '*' }).first())?.n,
+    );
   const create = (client: Signed, body: Row, account = a, headers: Record<string, string> = {}) => client.post(path(account), { ld_eventid: ev.event.id, ...body }, { headers });
   const photo = async (client: Signed = memberOfA, account = a) => {
     const id = crypto.randomUUID();
@@ -568,6 +573,8 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
         expect((await client.get(`${path()}/${res.body.id}`)).status).toBe(200);
         expect((await client.put(`${path()}/${res.body.id}`, { ld_is_valid: false })).status).toBe(200);
         expect((await client.delete(`${path()}/${res.body.id}`)).status).toBe(200);
+        expect((await client.get(`${path()}/${res.body.id}`)).status).toBe(404);
+        expect((await client.delete(`${path()}/${res.body.id}/purge`)).status).toBe(200);
         expect(await stored(res.body.id)).toBeUndefined();
       }
     });
@@ -603,10 +610,12 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
         expect(res.status).toBe(201);
       }
     });
+    // The event's leads as the API sees them (a deleted lead is in the trash: its row stays until the purge).
     const inEvent = (where: Row = {}) =>
       t
         .db('leads')
         .where({ ld_eventid: fx.event.id, ...where })
+        .whereNull('ld_deleted_at')
         .count({ n: '*' })
         .first()
         .then((r) => Number(r?.n));
@@ -725,8 +734,10 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
       const rest = await bulk({ action: 'delete', filter: { ld_eventid: fx.event.id } }, superOfA);
       expect(rest.body).toEqual({ count: 29 });
       expect(await inEvent()).toBe(0);
-      expect((await deletions()) - before).toBe(29); // an entry per lead, under the caller
+      expect((await deletions()) - before).toBe(29); // an entry per lead (moved to the trash), under the caller
       expect((await bulk({ action: 'delete', filter: { ld_eventid: fx.event.id } })).body).toEqual({ count: 0 });
+      const trash = await superOfA.get(`${path()}/trash?${qs({ filter: { ld_eventid: fx.event.id }, range: [0, 99] })}`);
+      expect(trash.body).toHaveLength(30);
     });
   });
 
@@ -784,7 +795,7 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
       expect((await refused.json()).code).toBe('file_type_not_allowed');
     });
 
-    it('deleting leads (one, or a filter in bulk) deletes their card photos, records and bytes; others stay', async () => {
+    it('deleting leads (one, or a filter in bulk) moves them to the trash with their photos; the purge deletes the photos, records and bytes; others stay', async () => {
       const keyOf = async (id: string) => {
         const row = await t.db('lead_files').where('lf_id', id).first('lf_path');
         return `${String(row.lf_path).slice(1)}/${id}`;
@@ -812,10 +823,21 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
         const keys = await storedKeys(t);
         for (const k of c.keys) expect(keys).not.toContain(k);
       };
+      const kept_ = async (c: { id: string; files: string[]; keys: string[] }) => {
+        expect((await memberOfA.get(`${path()}/${c.id}`)).status).toBe(404);
+        expect(await t.db('lead_files').whereIn('lf_id', c.files).pluck('lf_id')).toHaveLength(2);
+        const keys = await storedKeys(t);
+        for (const k of c.keys) expect(keys).toContain(k);
+      };
       expect((await memberOfA.delete(`${path()}/${one.id}`)).status).toBe(200);
+      await kept_(one);
+      expect((await memberOfA.delete(`${path()}/${one.id}/purge`)).status).toBe(200);
       await gone(one);
       const res = await memberOfA.post(`${path()}/bulk`, { action: 'delete', filter: { q: 'photobulk' } });
       expect(res.body).toEqual({ count: 2 });
+      await kept_(bulkA);
+      await kept_(bulkB);
+      for (const c of [bulkA, bulkB]) expect((await memberOfA.delete(`${path()}/${c.id}/purge`)).status).toBe(200);
       await gone(bulkA);
       await gone(bulkB);
       expect(await stored(kept.id)).toBeDefined();

@@ -12,7 +12,7 @@ import { titleField, titleOf } from './rules';
 import { useResourceAccess } from './access';
 import { BulkToolbar, bulkFieldsOf } from './BulkToolbar';
 import { columnsStoreKey } from './columns';
-import { ExportButton, ListCurlButton, useCanCopyCurl, useConsoleAccountId } from './listTools';
+import { ExportButton, ListCurlButton, TrashButton, useCanCopyCurl, useConsoleAccountId } from './listTools';
 import { ViewsMenu } from '../views/ViewsMenu';
 
 function AddButton({ decl }: { decl: ResourceDeclaration }) {
@@ -120,6 +120,7 @@ export function GeneratedList({
           {toolbarExtra}
           {accountId && exportButton && <ExportButton decl={decl} accountId={accountId} />}
           {accountId && canCurl && <ListCurlButton decl={decl} accountId={accountId} />}
+          {accountId && decl.trash && <TrashButton decl={decl} />}
           {create}
         </TopToolbar>
       }

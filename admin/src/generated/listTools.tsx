@@ -1,8 +1,9 @@
 import { useContext } from 'react';
 import Button from '@mui/material/Button';
 import DownloadIcon from '@mui/icons-material/Download';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import TerminalIcon from '@mui/icons-material/Terminal';
-import { useListContext, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { LinkBase, useCreatePath, useListContext, useLocaleState, useNotify, useTranslate } from 'react-admin';
 import type { ResourceDeclaration } from '../../../resources/types';
 import { ConsoleContext } from '../console/ConsoleContext';
 import { useSession } from '../layout/useSession';
@@ -87,4 +88,15 @@ export function CurlButton({ url, command }: { url?: () => string; command?: () 
 export function ListCurlButton({ decl, accountId }: { decl: ResourceDeclaration; accountId: string }) {
   const { filterValues, sort, page, perPage } = useListContext();
   return <CurlButton url={() => listRequestUrl(window.location.origin, accountId, decl.name, activeFilter(filterValues ?? {}), sort, page, perPage)} />;
+}
+
+/** "Trash": the list's deleted records, to restore or delete for good (a trash resource's list; TrashList.tsx). */
+export function TrashButton({ decl }: { decl: ResourceDeclaration }) {
+  const translate = useTranslate();
+  const to = `${useCreatePath()({ type: 'list', resource: decl.name })}/trash`;
+  return (
+    <Button component={LinkBase} to={to} size="small" startIcon={<DeleteOutlineIcon />} data-testid="trash-button">
+      {translate('ls.trash.button')}
+    </Button>
+  );
 }

@@ -77,7 +77,8 @@ export function HistoryPanel({ decl, path, canRevert }: HistoryPanelProps) {
     if (open) void load();
   }, [open, load]);
 
-  const fieldLabel = (field: string) => translate(`resources.${decl.name}.fields.${field}`, { _: field });
+  // The trash marker (a delete or restore entry) is no declared field: it reads as "Deleted".
+  const fieldLabel = (field: string) => (field.endsWith('_deleted_at') ? translate('ls.trash.deleted_at') : translate(`resources.${decl.name}.fields.${field}`, { _: field }));
   const when = (at: string) => new Date(at).toLocaleString(locale ?? 'en', { dateStyle: 'medium', timeStyle: 'short' });
 
   const revert = async () => {

@@ -623,6 +623,28 @@ const consoleEn = {
       bulk_refused_title: 'Nothing was changed',
       bulk_refused_text: 'Some of the records cannot be changed this way:',
     },
+    // the trash of a list (admin/src/generated/TrashList.tsx; platform-and-flows.md 1)
+    trash: {
+      button: 'Trash',
+      title: 'Trash: {{name}}',
+      intro: 'Deleted records stay here until they are restored or deleted for good; after the retention period they are deleted for good automatically.',
+      loading: 'Loading the trash…',
+      empty: 'The trash is empty.',
+      retry: 'Try again',
+      record: 'Record',
+      deleted_at: 'Deleted',
+      restore: 'Restore',
+      restore_title: 'Restore “{{title}}”?',
+      restore_text: 'The record comes back as it was, with everything that belongs to it.',
+      restored: '“{{title}}” was restored.',
+      purge: 'Delete for good',
+      purge_title: 'Delete “{{title}}” for good?',
+      purge_text: 'The record, everything that belongs to it and its files are removed. This cannot be undone.',
+      purged: '“{{title}}” was deleted for good.',
+      previous: 'Previous',
+      next: 'Next',
+      delete_text: 'It goes to the trash, from where it can be restored until it is deleted for good.',
+    },
     generated: {
       empty: 'Nothing here yet.',
       identifier_hint: 'Lower-case letters, digits, - and _, starting with a letter',
@@ -686,7 +708,8 @@ const consoleEn = {
         replacing: 'Replacing the file',
         replaced: 'The file was replaced; this is version {{version}}.',
         retry: 'Try again',
-        delete_text: 'The file is deleted, and the asset disappears from every collection and carousel that shows it. This cannot be undone.',
+        delete_text:
+          'The asset goes to the trash and disappears from every collection and carousel that shows it. It can be restored from there; its file is removed when it is deleted for good.',
       },
       picker: {
         title: 'Choose an asset',

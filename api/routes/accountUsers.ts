@@ -7,6 +7,7 @@ import { accountOf } from '../models/scope.js';
 import { parseListQuery, runList, sendList } from '../crud/list.js';
 import { users } from '../../resources/users.js';
 import { USER_COLUMNS } from '../services/users.js';
+import { addMembership } from '../console/members.js';
 
 const MEMBER_COLUMNS = ['au_id', 'au_userid', 'au_accountid', 'au_role', 'au_external_id', 'au_created_at', 'u_email', 'u_first_name', 'u_last_name'];
 
@@ -26,17 +27,7 @@ export const accountUsersHooks: ResourceHooks = {
   query: (db, req) => db('account_users').join('users', 'u_id', 'au_userid').select(MEMBER_COLUMNS).where('au_accountid', accountOf(req)),
   async create(trx, data, req) {
     await assertMayGrant(req, data.au_role);
-    const user = await trx('users')
-      .where('u_id', data.au_userid as string)
-      .first('u_id');
-    if (!user) throw new ApiError(400, 'validation_failed', 'The user does not exist', { au_userid: 'error_user_not_found' });
-    const inserted = await trx('account_users')
-      .insert({ ...data, au_accountid: accountOf(req) })
-      .onConflict(['au_accountid', 'au_userid'])
-      .ignore()
-      .returning(['au_userid']);
-    if (!inserted.length) throw new ApiError(409, 'member_already_exists', 'A member with the same email address already exists', { au_userid: 'error_member_already_exists' });
-    return inserted[0].au_userid;
+    return (await addMembership(trx, accountOf(req), data)).au_userid;
   },
   async update(trx, id, data, req, existing) {
     if (data.au_role !== undefined && data.au_role !== existing.au_role) await assertMayGrant(req, data.au_role);

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import QRCode from 'qrcode';
@@ -30,9 +30,6 @@ import { qrMatrix, qrPath, qrSvg, playerUrl, QUIET_ZONE } from '../../admin/src/
 import { CodeQrPanel } from '../../admin/src/codes/CodeQr';
 import { setSession } from '../../admin/src/providers/session';
 import { ACCOUNT, mountConsole, sessionAs, type Row } from '../helpers/consoleScreens';
-
-// Two cores shared by several test runs: a slow render is not a failure.
-configure({ asyncUtilTimeout: 5000 });
 
 let i18nProvider: I18nProvider;
 beforeAll(async () => {

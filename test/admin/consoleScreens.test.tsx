@@ -62,8 +62,7 @@ describe('member edit', () => {
   it('a superadmin without set_role sees the role but cannot change it, and cannot change the user fields without account_users update', async () => {
     const session = sessionAs('member', 'superadmin', { superadmin: { account_users: 1 } });
     mountConsole(session, `/members/${nina.id}`, { members: [nina] }, i18nProvider);
-    // The file's first edit page: its lazy chunks (the form, the history panel) load first.
-    await waitFor(() => expect(input('u_email')?.value).toBe('nina@example.com'), { timeout: 5000 });
+    await waitFor(() => expect(input('u_email')?.value).toBe('nina@example.com'));
     expect(input('u_email')!.disabled).toBe(true);
     expect(input('u_first_name')!.disabled).toBe(true);
     expect(screen.getAllByText("Changing a user's e-mail and names needs the right to edit users.").length).toBe(3);

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { AdminContext, Notification, TestMemoryRouter, useRouterProvider, type AuthProvider, type DataProvider, type I18nProvider } from 'react-admin';
 import { ACCOUNT_RESOURCES } from '../../resources/index';
 import { ResourceRoutes } from '../../admin/src/generated/ResourceRoutes';
@@ -24,8 +24,6 @@ vi.mock('../../resources/registry', async (importOriginal) => {
   };
   return { ...real, ACCOUNT_RESOURCES: [...real.ACCOUNT_RESOURCES, withBulk], RESOURCES: [...real.RESOURCES, withBulk] };
 });
-
-configure({ asyncUtilTimeout: 8000 });
 
 let i18nProvider: I18nProvider;
 beforeAll(async () => {

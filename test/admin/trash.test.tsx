@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { AdminContext, Notification, TestMemoryRouter, useRouterProvider, type AuthProvider, type I18nProvider } from 'react-admin';
 import { ACCOUNT_RESOURCES } from '../../resources/index';
 import { ResourceRoutes } from '../../admin/src/generated/ResourceRoutes';
@@ -15,7 +15,6 @@ import { ACCOUNT, consoleI18n, memoryData, mountConsole, sessionAs, type Row } f
  * at …/{resource}/trash with restore and delete for good (both confirmed, both with the delete bit), and the delete
  * confirmation of the edit page saying the record can be restored.
  */
-configure({ asyncUtilTimeout: 8000 });
 
 let i18nProvider: I18nProvider;
 beforeAll(async () => {

@@ -45,6 +45,7 @@ async function makeWithHelpers(knex: Knex): Promise<void> {
       t.text('ev_external_id');
       t.uuid('ev_registration_formid').references('f_id').inTable('forms').onDelete('SET NULL');
       t.text('ev_consent_text');
+      t.text('ev_description'); // 20261126000002 (rich text)
       t.index(['ev_accountid', 'ev_start_date'], 'events_account_start');
       enumCheck(t, 'events', 'ev_access_type', EVENT_ACCESS_TYPES);
       t.check(`ev_start_date ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' and ev_end_date ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`, [], 'events_dates_check');

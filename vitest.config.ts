@@ -18,7 +18,19 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
       { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts'], environment: 'node' } },
       { extends: true, test: { name: 'admin', include: ['test/admin/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: ['test/admin/setup.ts'] } },
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 120_000, fileParallelism: false } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          fileParallelism: false,
+          // expect.poll waits on a condition in the page as long as a locator does (15 s, test/e2e/support/browser.ts),
+          // not Vitest's 1 s: an upload's round trips outlast 1 s on a loaded machine.
+          expect: { poll: { timeout: 15_000 } },
+        },
+      },
     ],
   },
 });

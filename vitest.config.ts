@@ -17,7 +17,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' } },
       { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts'], environment: 'node' } },
-      { extends: true, test: { name: 'admin', include: ['test/admin/**/*.test.{ts,tsx}'], environment: 'jsdom' } },
+      { extends: true, test: { name: 'admin', include: ['test/admin/**/*.test.{ts,tsx}'], environment: 'jsdom', setupFiles: ['test/admin/setup.ts'] } },
       {
         extends: true,
         test: {

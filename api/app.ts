@@ -17,23 +17,23 @@ import { staticHeaders } from './middleware/staticHeaders.js';
 import { createCsrf } from './middleware/csrf.js';
 import { RateLimiter } from './middleware/rateLimit.js';
 import { sessionMiddleware } from './middleware/session.js';
+import { bearerMiddleware } from './middleware/bearer.js';
 import { PermissionStore } from './services/permissions.js';
 import { sessionCacheFor } from './services/sessionCache.js';
-import { accountsRouter } from './routes/accounts.js';
-import { accountUsersRouter } from './routes/accountUsers.js';
 import { authRouter, verifyEmail } from './routes/auth.js';
+import { apiTokensRouter } from './routes/apiTokens.js';
 import { publicInviteRouter } from './routes/publicInvite.js';
 import { publicHandoffRouter } from './routes/publicHandoff.js';
 import { ownHandoffsRouter } from './routes/ownHandoffs.js';
 import { emailsRouter } from './routes/emails.js';
-import { usersRouter } from './routes/users.js';
 import { storageRouter } from './routes/storage.js';
 import { storagePublic } from './routes/storagePublic.js';
 import { accountLogoRouter } from './routes/accountLogo.js';
 import { importRouter } from './routes/usersImport.js';
 import { PROJECT_ROOT } from './paths.js';
 import { mountHealth } from './routes/health.js';
-import { mountAccountResources } from './console/index.js';
+import { mountResources } from './resources.js';
+import { actorContext, withActors } from './db/actor.js';
 import { accountSummaryRouter } from './routes/accountSummary.js';
 import { publicPagesRouter } from './routes/publicPages.js';
 import { appRouter } from './routes/app.js';
@@ -43,6 +43,7 @@ import { registerRouter } from './routes/register.js';
 import { playRouter } from './routes/play.js';
 import { playerPages } from './routes/playerPages.js';
 import { collectionRouter } from './routes/collection.js';
+import { openApiHandler } from './routes/openapi.js';
 
 export const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
 
@@ -57,7 +58,9 @@ export interface AppOptions {
 }
 
 export function createApp(options: AppOptions): { app: Express; context: AppContext; metrics: Metrics } {
-  const { db, config } = options;
+  const { config } = options;
+  // Every write transaction names its actor for the history the database keeps (api/db/actor.ts).
+  const db = withActors(options.db);
   const logger = options.logger ?? createLogger(config);
   const log = options.log ?? contextLog(logger);
   const metrics = createMetrics(db, { processMetrics: Boolean(config.metricsToken || config.metricsPort) });
@@ -124,7 +127,10 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   // The totem player's pages and service worker: no session or CSRF cookie either (see the router).
   app.use('/play', playerPages(config.secureCookies));
 
+  app.use(actorContext);
   app.use(cookieParser());
+  // An API call with `Authorization: Bearer <token>` is authenticated by the token alone, before (instead of) the session.
+  app.use(bearerMiddleware());
   app.use(sessionMiddleware());
   app.use(csrf.ensureCookie);
 
@@ -135,22 +141,23 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   });
   api.use(csrf.protect);
   api.use(jsonBody({ limit: '1mb' }));
+  api.use('/auth/tokens', apiTokensRouter());
   api.use('/auth', authRouter());
   api.use('/invite', publicInviteRouter());
   api.use('/register', registerRouter());
   api.use('/c', collectionRouter());
   api.get('/users/verify/:token', verifyEmail);
   api.use('/users/import', importRouter());
-  api.use('/users', usersRouter());
-  api.use('/accounts/:accountId/users', accountUsersRouter());
-  mountAccountResources(api);
+  // Every declared resource, entry and account alike, through one pipeline (api/resources.ts).
+  mountResources(api);
   api.use('/accounts/:accountId', accountSummaryRouter());
   api.use('/storage', storageRouter());
   api.use('/accounts/:accountId', accountLogoRouter());
-  api.use('/accounts', accountsRouter());
   api.use('/emails', emailsRouter());
   api.use('/app', appRouter());
   api.use('/profile', profileRouter());
+  // The OpenAPI document of every route above and below (api/openapi/), built on its first call.
+  api.get('/openapi.json', openApiHandler());
   // Paths of their own (/handoff/…, /handoffs) under no common prefix: last, so no other call walks their routes.
   api.use(publicHandoffRouter());
   api.use(ownHandoffsRouter());

@@ -27,9 +27,13 @@ export interface Config {
   csvMaxBytes: number;
   /** The most rows an unpaged list returns. */
   listMaxRows: number;
+  /** Days a record stays in the trash before it is purged for good. */
+  trashDays: number;
   rateLimit: { loginPerEmail: number; loginPerIp: number; mailPerEmail: number; windowSeconds: number };
   /** Public registrations per address and event per window (and as many access-code checks). */
   registrationLimit: { perIp: number; windowSeconds: number };
+  /** Calls per API token per window (Bearer calls; then 429 too_many_requests with Retry-After). */
+  apiTokenLimit: { perToken: number; windowSeconds: number };
   storage: {
     driver: 'local' | 's3';
     maxFileBytes: number;
@@ -128,8 +132,11 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: int(1, 7 * 24 * 3600).default(15 * 60),
   REGISTRATION_LIMIT_PER_IP: int(1, 1_000_000_000).default(20),
   REGISTRATION_LIMIT_WINDOW_SECONDS: int(1, 7 * 24 * 3600).default(10 * 60),
+  API_TOKEN_LIMIT: int(1, 1_000_000_000).default(600),
+  API_TOKEN_LIMIT_WINDOW_SECONDS: int(1, 24 * 3600).default(60),
   CSV_MAX_BYTES: int(1, 1024 ** 3).default(20 * 1024 * 1024),
   LIST_MAX_ROWS: int(1, 1_000_000).default(10_000),
+  TRASH_DAYS: int(1, 3650).default(30),
   STORAGE_DRIVER: oneOf(['local', 's3']).default('local'),
   STORAGE_MAX_FILE_BYTES: int(1, 5 * 1024 ** 4).default(200 * 1024 * 1024),
   // S3 presigned URLs live at most 7 days.
@@ -222,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TRUST_PROXY,
     csvMaxBytes: e.CSV_MAX_BYTES,
     listMaxRows: e.LIST_MAX_ROWS,
+    trashDays: e.TRASH_DAYS,
     rateLimit: {
       loginPerEmail: e.LOGIN_LIMIT_PER_EMAIL,
       loginPerIp: e.LOGIN_LIMIT_PER_IP,
@@ -229,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     },
     registrationLimit: { perIp: e.REGISTRATION_LIMIT_PER_IP, windowSeconds: e.REGISTRATION_LIMIT_WINDOW_SECONDS },
+    apiTokenLimit: { perToken: e.API_TOKEN_LIMIT, windowSeconds: e.API_TOKEN_LIMIT_WINDOW_SECONDS },
     storage: {
       driver: e.STORAGE_DRIVER,
       maxFileBytes: e.STORAGE_MAX_FILE_BYTES,

@@ -5,8 +5,12 @@ import { ensureRootUser, prepareDatabase } from './db/bootstrap.js';
 import { createLogger } from './log.js';
 import { createShutdown, onSignals } from './shutdown.js';
 import { pruneTokens } from './services/tokens.js';
+import { pruneApiTokens } from './services/apiTokens.js';
 import { pruneSessions } from './middleware/session.js';
 import type { StorageDriver } from './storage/index.js';
+import { purgeExpiredTrash } from './crud/trash.js';
+import { hooksOf } from './resources.js';
+import { RESOURCES, resourceNamed } from '../resources/index.js';
 
 const config = startupConfig();
 const logger = createLogger(config);
@@ -20,12 +24,23 @@ if (grantsAdded.length) logger.info({ grants: grantsAdded.map((g) => `${g.pg_rol
 // whatever the log level, and outside the JSON log stream on stdout.
 await ensureRootUser(db, config, (m) => console.error(m));
 const { app, context, metrics } = createApp({ db, config, logger });
-// Expired sessions, rate-limit windows and old one-time tokens are deleted every 10 minutes.
+// Expired sessions, rate-limit windows, old one-time tokens and API tokens 30 days past expiry: deleted every 10 minutes.
 const prune = setInterval(
   () => {
-    void Promise.all([pruneSessions(db), context.limiter.prune(), pruneTokens(db)]).catch((err) => logger.error({ err }, 'prune failed'));
+    void Promise.all([pruneSessions(db), context.limiter.prune(), pruneTokens(db), pruneApiTokens(db)]).catch((err) => logger.error({ err }, 'prune failed'));
   },
   10 * 60 * 1000,
+).unref();
+
+// The trash: records deleted more than TRASH_DAYS ago go for good, with their files, every hour (several processes may
+// run it at once: each record is purged by one).
+const trashPurge = setInterval(
+  () => {
+    purgeExpiredTrash(context, RESOURCES, hooksOf, resourceNamed)
+      .then((n) => n && logger.info({ purged: n }, `purged ${n} records from the trash`))
+      .catch((err) => logger.error({ err }, 'trash purge failed'));
+  },
+  60 * 60 * 1000,
 ).unref();
 
 function listening(server: Server, what: string): Promise<Server> {
@@ -56,7 +71,7 @@ onSignals(
     servers,
     db,
     logger,
-    timers: [prune],
+    timers: [prune, trashPurge],
     release: async () => {
       await (context.services.storage as StorageDriver | undefined)?.close();
     },

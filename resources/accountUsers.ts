@@ -27,6 +27,7 @@ export const accountUserUpdate = z
 
 export const accountUsers: ResourceDeclaration = {
   name: 'accountUsers',
+  path: 'users',
   table: 'account_users',
   primaryKey: 'au_id',
   // Entry admin member screens are gated by entry_account_users; set_role by account_members.

@@ -49,6 +49,7 @@ export const accounts: ResourceDeclaration = {
   table: 'accounts',
   primaryKey: 'a_id',
   group: 'entry_accounts',
+  history: true,
   grants: { root: 15, superadmin: 15, admin: 5, member: 1 },
   tenancy: 'global',
   operations: { list: 'read', get: 'read', create: 'create', update: 'update', delete: 'delete' },

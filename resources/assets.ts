@@ -38,6 +38,7 @@ export const assets = defineAccountResource({
   table: 'assets',
   prefix: 'as',
   group: 'account_assets',
+  trash: true,
   grants: staffAndMembers(15, 1),
   icon: 'perm_media',
   fields: {

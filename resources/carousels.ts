@@ -11,6 +11,8 @@ export const carousels = defineAccountResource({
   table: 'carousels',
   prefix: 'c',
   group: 'account_carousels',
+  history: true,
+  trash: true,
   grants: staffAndMembers(15, 1),
   icon: 'view_carousel',
   fields: {
@@ -38,6 +40,7 @@ export const variants = defineAccountResource({
   table: 'variants',
   prefix: 'v',
   group: 'account_carousels',
+  history: true,
   fields: {
     v_carouselid: { kind: 'reference', reference: 'carousels', parent: true, required: true, createOnly: true },
     v_title: { kind: 'text', required: true, list: true, sort: true },
@@ -127,6 +130,7 @@ export const slides = defineAccountResource({
   table: 'slides',
   prefix: 'sl',
   group: 'account_carousels',
+  history: true,
   fields: {
     sl_carouselid: { kind: 'reference', reference: 'carousels', parent: true, required: true, createOnly: true },
     sl_title: { kind: 'text', required: true, list: true, sort: true },
@@ -176,6 +180,7 @@ export const layers = defineAccountResource({
   table: 'layers',
   prefix: 'ly',
   group: 'account_carousels',
+  history: true,
   fields: {
     ly_slideid: { kind: 'reference', reference: 'slides', parent: true, required: true, createOnly: true },
     ly_variantid: { kind: 'reference', reference: 'variants', required: true, createOnly: true, filter: true },

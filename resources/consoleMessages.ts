@@ -15,6 +15,7 @@ export const CONSOLE_MESSAGES = {
   error_number_too_large: 'This number is too large',
   error_json_invalid: 'Please enter a valid JSON object',
   error_name_taken: 'This name is already in use',
+  error_parent_in_trash: 'What this belongs to is in the trash: restore that first',
   error_reference_invalid: 'Please choose an existing record of this account',
   error_asset_type_not_allowed: 'This type of file cannot be an asset (images, MP4/WebM video, PDF, MP3, WOFF fonts)',
   error_layer_variant_invalid: 'The variant must belong to the carousel of the slide',
@@ -60,6 +61,5 @@ export const CONSOLE_MESSAGES = {
   // leads (api/console/leads.ts, scan.ts)
   error_transcription_needs_card: 'Only a lead with a card photo can wait for transcription',
   error_lead_already_registered: 'This e-mail address is already registered for the event',
-  error_filter_required: 'Choose a filter first, or confirm that this is for every lead of the account',
   error_event_has_no_integration: 'This event has no badge-scan integration',
 } satisfies Record<string, string>;

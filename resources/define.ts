@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isEmail, isUuid } from './fields.js';
 import type { FieldMeta, Fields, ResourceDeclaration } from './types.js';
+import { richTextMax, utf8Bytes } from './richtext.js';
 import type { AccountResource } from './records.js';
 
 /** Contract rules shared by every account resource (account-console.md section 1). */
@@ -26,6 +27,9 @@ function valueRule(meta: FieldMeta): z.ZodTypeAny {
       return str().max(meta.max ?? TEXT_MAX, { error: 'error_too_long' });
     case 'longtext':
       return z.string({ error: 'error_invalid_value' }).max(meta.max ?? LONGTEXT_MAX, { error: 'error_too_long' });
+    case 'richtext':
+      // The size as sent; the API sanitises after this rule (api/crud/richtext.ts) and checks the result's size again.
+      return z.string({ error: 'error_invalid_value' }).refine((v) => utf8Bytes(v) <= richTextMax(meta.max), { error: 'error_too_long' });
     case 'secret':
       return z.string({ error: 'error_invalid_value' }).max(meta.max ?? 2000, { error: 'error_too_long' });
     case 'identifier':
@@ -67,7 +71,7 @@ function valueRule(meta: FieldMeta): z.ZodTypeAny {
 }
 
 /** Text-like kinds: '' means "no value". */
-const TEXTUAL = new Set(['text', 'longtext', 'secret', 'identifier', 'email', 'url', 'colour', 'date', 'datetime', 'enum', 'reference', 'asset']);
+const TEXTUAL = new Set(['text', 'longtext', 'richtext', 'secret', 'identifier', 'email', 'url', 'colour', 'date', 'datetime', 'enum', 'reference', 'asset']);
 
 /**
  * One field's rule for a create (required: present and not empty; optional: '' and null store null; default when
@@ -112,6 +116,7 @@ export interface AccountResourceInput {
   group: string;
   grants?: ResourceDeclaration['grants'];
   icon?: ResourceDeclaration['icon'];
+  menu?: ResourceDeclaration['menu'];
   labels?: ResourceDeclaration['labels'];
   fields: Fields;
   search?: string[];
@@ -123,6 +128,8 @@ export interface AccountResourceInput {
   unique?: ResourceDeclaration['unique'];
   codes?: string[];
   singleton?: boolean;
+  history?: boolean;
+  trash?: boolean;
   exactTotalUpTo?: number;
   tieBreak?: string;
   operations?: ResourceDeclaration['operations'];
@@ -135,6 +142,8 @@ export interface AccountResourceInput {
 export function defineAccountResource<const F extends Fields, const P extends string>(input: AccountResourceInput & { fields: F; prefix: P }): AccountResource<F, P> {
   const p = input.prefix;
   const entries = Object.entries(input.fields);
+  // Equality on stored HTML finds nothing a user would look for.
+  for (const [n, m] of entries) if (m.kind === 'richtext' && m.filter) throw new Error(`Resource ${input.name}: rich text field ${n} cannot be a list filter`);
   const secrets = entries.filter(([, m]) => m.kind === 'secret').map(([n]) => n);
   const sortable = [...entries.filter(([, m]) => m.sort).map(([n]) => n), `${p}_created_at`, `${p}_updated_at`];
   if (input.order) sortable.push(input.order.field);
@@ -147,6 +156,7 @@ export function defineAccountResource<const F extends Fields, const P extends st
     group: input.group,
     grants: input.grants,
     icon: input.icon,
+    menu: input.menu,
     labels: input.labels,
     tenancy: 'account',
     accountKey: `${p}_accountid`,
@@ -173,9 +183,20 @@ export function defineAccountResource<const F extends Fields, const P extends st
     unique: input.unique,
     codes: input.codes,
     singleton: input.singleton,
+    history: input.history,
+    trash: input.trash,
     exactTotalUpTo: input.exactTotalUpTo,
     tieBreak: input.tieBreak,
   };
+}
+
+/**
+ * A platform resource (tenancy global: the entry admin's, at /api/1/<name>, gated by an entry_* group) from its fields,
+ * like an account resource in every other way: the same generic pipeline serves both (api/crud/router.ts).
+ */
+export function definePlatformResource<const F extends Fields, const P extends string>(input: AccountResourceInput & { fields: F; prefix: P }): AccountResource<F, P> {
+  const { accountKey: _accountKey, ...declared } = defineAccountResource(input);
+  return { ...declared, tenancy: 'global' };
 }
 
 /** The fields of a declaration with their metadata, in declaration order (generated screens read this). */

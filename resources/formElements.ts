@@ -74,6 +74,7 @@ export const formElements = defineAccountResource({
   table: 'form_elements',
   prefix: 'fe',
   group: 'account_form_elements',
+  history: true,
   grants: staffAndMembers(15, 1),
   fields: {
     fe_formid: { kind: 'reference', reference: 'forms', parent: true, required: true, createOnly: true },

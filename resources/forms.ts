@@ -7,6 +7,8 @@ export const forms = defineAccountResource({
   table: 'forms',
   prefix: 'f',
   group: 'account_forms',
+  history: true,
+  trash: true,
   grants: staffAndMembers(15, 1),
   icon: 'assignment',
   fields: {

@@ -7,6 +7,7 @@ export const integrations = defineAccountResource({
   table: 'integrations',
   prefix: 'in',
   group: 'account_integrations',
+  history: true,
   grants: staffAndMembers(15, 1),
   icon: 'extension',
   fields: {

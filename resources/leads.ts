@@ -1,5 +1,4 @@
 import { staffAndMembers } from './roles.js';
-import { z } from 'zod';
 import { defineAccountResource } from './define.js';
 
 export const TRANSCRIPTION_STATUSES = ['none', 'pending', 'postponed', 'done'] as const;
@@ -10,25 +9,29 @@ export const LEAD_SOURCES = ['registration', 'scan', 'card', 'manual', 'download
  * element data name. `ld_client_id` is chosen by the capturing device: a second create with the same one answers the
  * first lead (200), so an offline queue retries safely. `ld_captured_by` is who captured it; `ld_ownerid` who it
  * belongs to now (a handoff changes it). The list also filters by `captured_from`/`captured_to` (dates or times).
+ * The list's bulk update may change the owner and the validity (POST …/leads/bulk, each lead checked like a single
+ * update: the owner must be a member).
  */
 export const leads = defineAccountResource({
   name: 'leads',
   table: 'leads',
   prefix: 'ld',
   group: 'account_leads',
+  history: true,
+  trash: true,
   grants: staffAndMembers(15, 15),
   icon: 'contact_page',
   fields: {
-    ld_eventid: { kind: 'reference', reference: 'events', required: true, createOnly: true, list: true, filter: true, sort: true },
+    ld_eventid: { kind: 'reference', reference: 'events', trashWith: true, required: true, createOnly: true, list: true, filter: true, sort: true },
     ld_email: { kind: 'email', list: true, sort: true },
     ld_first_name: { kind: 'text', max: 100, list: true, sort: true },
     ld_last_name: { kind: 'text', max: 100, list: true, sort: true },
-    ld_ownerid: { kind: 'reference', reference: 'members', referenceKey: 'au_userid', list: true, filter: true, sort: true },
+    ld_ownerid: { kind: 'reference', reference: 'members', referenceKey: 'au_userid', list: true, filter: true, sort: true, bulk: true },
     ld_captured_by: { kind: 'reference', reference: 'members', referenceKey: 'au_userid', readOnly: true },
     ld_answers: { kind: 'json', default: {}, formHidden: true },
     ld_front_fileid: { kind: 'reference', reference: 'lead-files', formHidden: true },
     ld_back_fileid: { kind: 'reference', reference: 'lead-files', formHidden: true },
-    ld_is_valid: { kind: 'boolean', default: true, list: true, filter: true, sort: true },
+    ld_is_valid: { kind: 'boolean', default: true, list: true, filter: true, sort: true, bulk: true },
     ld_transcription_status: { kind: 'enum', options: TRANSCRIPTION_STATUSES, default: 'none', list: true, filter: true, sort: true },
     ld_source: { kind: 'enum', options: LEAD_SOURCES, default: 'manual', createOnly: true, list: true, filter: true, sort: true },
     ld_badge_code: { kind: 'text', max: 500, createOnly: true },
@@ -117,19 +120,6 @@ export const leads = defineAccountResource({
       },
     },
   },
-});
-
-/** Bulk actions on every lead a console filter shows (not only the page): POST /leads/bulk. */
-export const LEAD_BULK_ACTIONS = ['valid', 'invalid', 'delete'] as const;
-
-/**
- * The bulk body: the list's filter object, the action, and `all: true` to act on every lead of the account when the
- * filter is empty (an empty filter without it is refused, so a missing filter never touches everything).
- */
-export const leadBulkBody = z.object({
-  filter: z.record(z.string(), z.unknown(), { error: 'error_invalid_value' }).optional(),
-  action: z.enum(LEAD_BULK_ACTIONS, { error: 'error_invalid_value' }),
-  all: z.boolean({ error: 'error_invalid_value' }).optional(),
 });
 
 /** Card photos: the types a device may upload (PUT /lead-files/{id}) and the largest size. */

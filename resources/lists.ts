@@ -7,6 +7,8 @@ export const lists = defineAccountResource({
   table: 'lists',
   prefix: 'l',
   group: 'account_lists',
+  history: true,
+  trash: true,
   grants: staffAndMembers(15, 15),
   icon: 'account_tree',
   fields: {

@@ -10,6 +10,8 @@ export const mailTemplates = defineAccountResource({
   table: 'mail_templates',
   prefix: 'mt',
   group: 'account_mail_templates',
+  history: true,
+  trash: true,
   grants: staffAndMembers(15, 0),
   icon: 'email',
   fields: {

@@ -11,6 +11,7 @@ export const members = defineAccountResource({
   table: 'account_users',
   prefix: 'au',
   group: 'account_members',
+  history: true,
   grants: { root: 31, superadmin: 15, admin: 7, member: 15 },
   icon: 'group',
   fields: {

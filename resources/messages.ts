@@ -42,10 +42,20 @@ export const INVITE_MESSAGES = {
   error_members_join_by_invite: 'Members join through invites; only a root user adds an existing user',
 } satisfies Record<string, string>;
 
+/** Personal API tokens (platform-and-flows.md section 2): the profile page's dialog and the Bearer calls. */
+export const API_TOKEN_MESSAGES = {
+  error_expiry_invalid: 'Please enter a valid date and time',
+  error_expiry_past: 'The expiry must be in the future',
+  error_expiry_too_far: 'A token lives at most one year',
+  error_token_not_allowed: 'An API token works only on the routes of its account (/api/1/accounts/{account}/…)',
+  error_too_many_requests: 'Too many requests, please wait a moment and try again',
+} satisfies Record<string, string>;
+
 /** The sign-in pages' and the entry admin's keys. */
 export const ENTRY_MESSAGES = {
   ...STORAGE_MESSAGES,
   ...INVITE_MESSAGES,
+  ...API_TOKEN_MESSAGES,
   error_email_required: 'Please enter an email',
   error_email_invalid: 'Please enter a valid email',
   error_password_too_short: 'Invalid password, please use 12 characters.',

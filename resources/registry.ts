@@ -26,6 +26,7 @@ import { handoffs } from './handoffs.js';
 import { assets } from './assets.js';
 import { collections } from './collections.js';
 import { carousels, variants, slides, layers, carouselGroups, codes } from './carousels.js';
+import { views } from './views.js';
 import type { ResourceDeclaration } from './types.js';
 
 /** The account console's resources (account-console.md section 3), mounted under /accounts/{accountId}/<name>. */
@@ -53,6 +54,7 @@ export const ACCOUNT_RESOURCES: ResourceDeclaration[] = [
   layers,
   carouselGroups,
   codes,
+  views,
 ];
 
 /** The entry admin's resources (spec point 7), mounted at /api/1/<name>. */
@@ -60,28 +62,3 @@ export const ENTRY_RESOURCES: ResourceDeclaration[] = [accounts, accountUsers, u
 
 /** Every declared resource: what the API mounts, the admin shows, the grants come from and the tests iterate over. */
 export const RESOURCES: ResourceDeclaration[] = [...ENTRY_RESOURCES, ...ACCOUNT_RESOURCES];
-export { accounts, accountUsers, users, folders, files };
-export {
-  members,
-  invites,
-  events,
-  eventForms,
-  forms,
-  formElements,
-  lists,
-  listItems,
-  formStyles,
-  integrations,
-  eventIntegrations,
-  mailTemplates,
-  settings,
-  leads,
-  assets,
-  collections,
-  carousels,
-  variants,
-  slides,
-  layers,
-  carouselGroups,
-  codes,
-};

@@ -7,6 +7,7 @@ export const settings = defineAccountResource({
   table: 'account_settings',
   prefix: 'ls',
   group: 'account_settings',
+  history: true,
   grants: staffAndMembers(15, 0),
   icon: 'settings',
   fields: {

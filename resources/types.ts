@@ -64,7 +64,23 @@ export interface ResourceLabels {
  * input, the list column and the filter from one table keyed by kind (admin/src/generated/kinds.tsx).
  */
 export type FieldKind =
-  'text' | 'longtext' | 'number' | 'boolean' | 'date' | 'datetime' | 'colour' | 'url' | 'email' | 'identifier' | 'enum' | 'reference' | 'asset' | 'secret' | 'json';
+  | 'text'
+  | 'longtext'
+  /** HTML of an allow-list (resources/richtext.ts), sanitised by the API on every write; at most 100 KB. */
+  | 'richtext'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'colour'
+  | 'url'
+  | 'email'
+  | 'identifier'
+  | 'enum'
+  | 'reference'
+  | 'asset'
+  | 'secret'
+  | 'json';
 
 export interface FieldMeta {
   kind: FieldKind;
@@ -109,7 +125,7 @@ export interface FieldMeta {
    * user's names and e-mail from users), which owns its nullability and default.
    */
   joined?: string;
-  /** text/longtext/secret: maximum length; number: bounds. */
+  /** text/longtext/secret: maximum length; richtext: maximum UTF-8 bytes (default and at most 100 KB); number: bounds. */
   max?: number;
   min?: number;
   integer?: boolean;
@@ -117,6 +133,13 @@ export interface FieldMeta {
   showWhen?: { field: string; values: readonly unknown[] };
   /** i18n key of the label (default resources.<name>.fields.<field>). */
   label?: string;
+  /** A list's bulk update may change it (POST …/{resource}/bulk, platform-and-flows.md 1). */
+  bulk?: boolean;
+  /**
+   * reference to a trash resource: while the record it names is in the trash this one is hidden too (its row would go
+   * with it on a purge: a cascading foreign key), e.g. a lead's event. A `parent` field implies it.
+   */
+  trashWith?: boolean;
 }
 
 export type Fields = Record<string, FieldMeta>;
@@ -125,6 +148,8 @@ export type Fields = Record<string, FieldMeta>;
 export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny, Update extends z.ZodTypeAny = z.ZodTypeAny> {
   /** Plural name: REST path segment, react-admin resource, i18n key. */
   name: string;
+  /** The REST path segment when it is not the name (the entry admin's members: accountUsers at /accounts/{a}/users). */
+  path?: string;
   table: string;
   primaryKey: string;
   /** Permission group (resources/permissions.ts). */
@@ -136,6 +161,8 @@ export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny,
   grants?: RoleGrants;
   /** The menu icon (default 'list'). */
   icon?: ResourceIcon;
+  /** false: no menu item of its own (saved views: managed from every list's Views menu). */
+  menu?: false;
   /** English and Dutch labels (the console's resources.<name>.*). */
   labels?: { en: ResourceLabels; nl: ResourceLabels };
   tenancy: 'global' | 'account';
@@ -179,6 +206,17 @@ export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny,
   codes?: string[];
   /** One record per account (settings): GET/PUT on the resource path itself. */
   singleton?: boolean;
+  /**
+   * Who changed what and when, per record, with revert (GET …/{id}/history, POST …/{id}/history/{h_id}/revert): the
+   * table's history trigger (api/db/migrationHelpers.ts historyTrigger) writes it in the same transaction as the change.
+   */
+  history?: boolean;
+  /**
+   * A delete moves the record to the trash (its `<prefix>_deleted_at` set): hidden from every list, get and reference
+   * (scoped() leaves it out), listed by GET …/trash, brought back by POST …/{id}/restore, removed for good (with its
+   * stored files) by DELETE …/{id}/purge or TRASH_DAYS after the delete (api/crud/trash.ts).
+   */
+  trash?: boolean;
   /**
    * For tables too large to count on every page (leads): a list's total is counted exactly up to this many rows;
    * past it the total is the database planner's estimate (never below this + 1) and the answer carries

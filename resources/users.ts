@@ -72,6 +72,7 @@ export const users: ResourceDeclaration = {
   table: 'users',
   primaryKey: 'u_id',
   group: 'entry_users',
+  history: true,
   grants: { root: 31, superadmin: 0, admin: 0, member: 0 },
   tenancy: 'global',
   operations: { list: 'read', get: 'read', create: 'create', update: 'update', delete: 'delete' },

@@ -115,6 +115,10 @@ export async function seed(knex: Knex): Promise<void> {
         ev_end_date: day(2),
         ev_ownerid: owner?.au_userid ?? null,
         ev_registration_formid: registration.f_id,
+        // rich text as the API stores it (api/crud/richtext.ts): the allow-list only, links with rel and a new tab
+        ev_description:
+          '<p>Three days of <strong>product demos</strong>, talks and coffee in hall 5.</p><ul><li>Doors open at 9:00</li><li>Free for trade visitors</li></ul>' +
+          '<p><a href="https://example.com/spring-expo" rel="noopener noreferrer" target="_blank">Floor plan and programme</a></p>',
       })
       .returning('ev_id');
     const [summit] = await trx('events')
@@ -139,7 +143,9 @@ export async function seed(knex: Knex): Promise<void> {
       st_title: 'Spring Expo style',
       st_eventid: spring.ev_id,
       st_form_title: 'Register for Spring Expo',
+      st_form_description: '<p>Register once and your <strong>badge</strong> comes by e-mail.</p>',
       st_thanks_title: 'See you at Spring Expo!',
+      st_thanks_description: '<p>Your registration is in. Questions? <a href="mailto:expo@example.com" rel="noopener noreferrer">Mail us</a>.</p>',
       st_external_url_title: 'Visit the expo site',
       st_external_url: 'https://example.com/spring-expo',
     });

@@ -28,6 +28,7 @@ const UserEdit = lazy(() => import('./users/UserEdit'));
 const EmailPreview = lazy(() => import('./emails/EmailPreview'));
 const MediaPage = lazy(() => import('./media/MediaPage'));
 const ConsoleRoutes = lazy(() => import('./console/ConsoleRoutes'));
+const ProfilePage = lazy(() => import('./profile/ProfilePage'));
 
 function screen(Component: ComponentType) {
   return (
@@ -136,6 +137,7 @@ function EntryAdmin() {
             </RequireAccess>
           }
         />
+        <Route path="/profile" element={screen(ProfilePage)} />
         {/* The account console (account-console.md 1): its own routes, basename and menu, in this same react-admin. */}
         <Route path="/console/:accountId/*" element={screen(ConsoleRoutes)} />
         <Route

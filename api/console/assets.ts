@@ -1,18 +1,19 @@
 import type { Router } from 'express';
 import { ctx } from '../context.js';
 import { notFound, validate } from '../errors.js';
-import { rejectNulBytes, validateFor } from '../crud/router.js';
 import { requirePermission } from '../middleware/auth.js';
-import { scoped } from '../models/scope.js';
-import { accountOf, uniqueConflict, type ConsoleHooks } from './generic.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { serializeAsset } from '../models/assets.js';
 import { checkAssetFiles, claimAssetFiles, lockAsset, removeAssetBytes, signAssetUploads } from '../services/assets.js';
 import { assets, assetFileSchema, assetSignSchema, type AssetFileInput } from '../../resources/assets.js';
 import { isUuid } from '../../resources/fields.js';
+import { uniqueConflict } from '../crud/rules.js';
+import { type ResourceHooks } from '../crud/adapter.js';
+import { rejectNulBytes, validateFor } from '../crud/input.js';
 
 type Row = Record<string, unknown>;
 
-export const assetsHooks: ConsoleHooks = {
+export const assetsHooks: ResourceHooks = {
   serialize: serializeAsset,
   // The record goes at once; its bytes once that is committed (a rollback keeps both).
   async remove(trx, id, req) {

@@ -3,17 +3,17 @@ import type { Request, Router } from 'express';
 import type { Knex } from 'knex';
 import { ctx } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
-import { rejectNulBytes, validateFor } from '../crud/router.js';
 import { requirePermission } from '../middleware/auth.js';
-import { scoped } from '../models/scope.js';
+import { scoped, accountOf, deletedAtOf, withTrash } from '../models/scope.js';
 import { assetIdsOf, assetsById, carouselGraphs } from '../models/carousels.js';
-import { accountOf, invalid, type ConsoleHooks } from './generic.js';
 import { carouselsManifest } from '../services/player.js';
-import { assets, carouselGroups, carousels, collections, layers, slides, variants } from '../../resources/index.js';
-import { orderedIdsSchema } from '../../resources/collections.js';
-import { CODE_ALPHABET, CODE_LENGTH } from '../../resources/carousels.js';
+import { assets } from '../../resources/assets.js';
+import { carouselGroups, carousels, layers, slides, variants, CODE_ALPHABET, CODE_LENGTH } from '../../resources/carousels.js';
+import { collections, orderedIdsSchema } from '../../resources/collections.js';
 import { isUuid } from '../../resources/fields.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
+import { invalid, rejectNulBytes, validateFor } from '../crud/input.js';
+import { type ResourceHooks } from '../crud/adapter.js';
 
 type Row = Record<string, unknown>;
 
@@ -32,20 +32,20 @@ export function newPlayerCode(): string {
   return out;
 }
 
-export const collectionsHooks: ConsoleHooks = {
+export const collectionsHooks: ResourceHooks = {
   async prepare(_trx, data, _req, existing) {
     if (!existing) data.co_token = newCollectionToken();
   },
 };
 
-export const codesHooks: ConsoleHooks = {
+export const codesHooks: ResourceHooks = {
   async prepare(_trx, data, _req, existing) {
     if (!existing) data.cc_code = newPlayerCode();
   },
 };
 
 /** A layer's variant must be one of its slide's carousel (400 layer_variant_invalid otherwise). */
-export const layersHooks: ConsoleHooks = {
+export const layersHooks: ResourceHooks = {
   async prepare(trx, data, req, existing) {
     if (existing) return;
     const accountId = accountOf(req);
@@ -78,11 +78,12 @@ function orderedItemsRoutes(
   router: Router,
   o: { path: string; parent: ResourceDeclaration; child: ResourceDeclaration; table: string; parentColumn: string; childColumn: string; orderColumn: string; group: string },
 ): void {
+  // An item in the trash (an asset, a carousel) is left out, and keeps its place for a restore.
   const read = (db: Knex | Knex.Transaction, parentId: string) =>
-    db(o.table)
-      .where(o.parentColumn, parentId)
-      .orderBy([{ column: o.orderColumn }, { column: o.childColumn }])
-      .pluck(o.childColumn);
+    withTrash(db(o.table).join(o.child.table, `${o.child.table}.${o.child.primaryKey}`, `${o.table}.${o.childColumn}`), o.child)
+      .where(`${o.table}.${o.parentColumn}`, parentId)
+      .orderBy([{ column: `${o.table}.${o.orderColumn}` }, { column: `${o.table}.${o.childColumn}` }])
+      .pluck(`${o.table}.${o.childColumn}`);
   router.get(`/:id/${o.path}`, requirePermission(o.group, 'read'), async (req, res) => {
     const parent = await parentOf(ctx(req).db, o.parent, req);
     res.json({ ids: await read(ctx(req).db, String(parent[o.parent.primaryKey])) });
@@ -98,7 +99,9 @@ function orderedItemsRoutes(
         const found = await scoped(trx, o.child, accountId).whereIn(o.child.primaryKey, ids).pluck(o.child.primaryKey);
         if (found.length !== ids.length) throw new ApiError(400, 'validation_failed', 'Every item must be one of this account', { ids: 'error_reference_invalid' });
       }
-      await trx(o.table).where(o.parentColumn, parentId).del();
+      const replaced = trx(o.table).where(o.parentColumn, parentId);
+      if (o.child.trash) replaced.whereNotIn(o.childColumn, trx(o.child.table).whereNotNull(deletedAtOf(o.child)).select(o.child.primaryKey));
+      await replaced.del();
       if (ids.length) await trx(o.table).insert(ids.map((id, i) => ({ [o.parentColumn]: parentId, [o.childColumn]: id, [o.orderColumn]: i })));
       await scoped(trx, o.parent, accountId)
         .where(o.parent.primaryKey, parentId)

@@ -2,8 +2,7 @@ import type { Router } from 'express';
 import { ctx } from '../context.js';
 import { notFound } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
-import { scoped } from '../models/scope.js';
-import { accountOf } from './generic.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { isUuid } from '../../resources/fields.js';
 import { formStyles } from '../../resources/formStyles.js';
 

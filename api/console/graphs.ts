@@ -3,8 +3,8 @@ import { ctx } from '../context.js';
 import { notFound } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
 import { eventGraph, formGraph } from '../models/graphs.js';
-import { accountOf } from './generic.js';
 import { isUuid } from '../../resources/fields.js';
+import { accountOf } from '../models/scope.js';
 
 /** GET /forms/{id}/graph: the form, its elements in order and their list trees (the designer preview, the renderer). */
 export function formGraphRoute(router: Router): void {

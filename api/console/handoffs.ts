@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
 import { ctx } from '../context.js';
 import { notFound } from '../errors.js';
-import { scoped } from '../models/scope.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { hashToken } from '../services/tokens.js';
 import { mailHandoff, newHandoffToken } from '../services/handoffs.js';
-import { accountOf, invalid, type ConsoleHooks } from './generic.js';
 import { handoffs } from '../../resources/handoffs.js';
 import { leads } from '../../resources/leads.js';
+import { invalid } from '../crud/input.js';
+import { type ResourceHooks } from '../crud/adapter.js';
 
 type Row = Record<string, unknown>;
 
@@ -43,7 +44,7 @@ function handoffsQuery(db: Knex | Knex.Transaction, accountId: string): Knex.Que
  * mails the link once that is committed: when the mail cannot be sent the handoff is deleted again and the answer is
  * 502 handoff_notification_failed, so nothing is kept. The group has no delete bit: the history stays.
  */
-export const handoffsHooks: ConsoleHooks = {
+export const handoffsHooks: ResourceHooks = {
   query: (db, req) => handoffsQuery(db, accountOf(req)),
 
   async create(trx, data, req) {

@@ -3,13 +3,13 @@ import type { Request, Router } from 'express';
 import { ctx } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
-import { scoped } from '../models/scope.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { hashToken } from '../services/tokens.js';
 import { expireStale, inviteAlreadyExists, inviteExpiry, isMember, isPendingConflict, mailInvite, memberAlreadyExists, newInviteToken } from '../services/invites.js';
-import { accountOf, type ConsoleHooks } from './generic.js';
 import { assertMayGrant } from './members.js';
 import { isUuid } from '../../resources/fields.js';
 import { invites } from '../../resources/invites.js';
+import { type ResourceHooks } from '../crud/adapter.js';
 
 type Row = Record<string, unknown>;
 
@@ -34,7 +34,7 @@ const inviteClosed = () => new ApiError(409, 'invite_closed', 'This invite has a
  * invites (account-console.md): create stores a pending invite (one per e-mail, never for a member) and mails its
  * link once committed; a mail failure (502 invite_failed) removes it again, so nothing is kept; delete = revoke.
  */
-export const invitesHooks: ConsoleHooks = {
+export const invitesHooks: ResourceHooks = {
   query: (db, req) => invitesQuery(db, accountOf(req)),
 
   async create(trx, data, req) {

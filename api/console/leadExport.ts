@@ -5,14 +5,14 @@ import type { Knex } from 'knex';
 import { ctx } from '../context.js';
 import { notFound } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
-import { scoped } from '../models/scope.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { eventGraph, type FormGraph } from '../models/graphs.js';
 import { applyFilters, filterValueError, type ListFilter } from '../crud/list.js';
 import { elementsOf } from '../services/leads.js';
-import { accountOf } from './generic.js';
 import { flattenItems, type FormElementSpec } from '../../resources/answers.js';
 import { isUuid } from '../../resources/fields.js';
-import { events, leads } from '../../resources/index.js';
+import { events } from '../../resources/events.js';
+import { leads } from '../../resources/leads.js';
 
 type Row = Record<string, unknown>;
 
@@ -199,7 +199,12 @@ export async function leadsCsvFromFilter(req: Request, res: Response, filter: Li
   try {
     eventRows = await scoped(db, events, accountId)
       .whereExists((sub: Knex.QueryBuilder) => {
-        applyFilters(sub.select(db.raw('1')).from('leads').where('leads.ld_accountid', accountId).whereRaw('leads.ld_eventid = events.ev_id'), filter, leads, 'ld_id');
+        applyFilters(
+          sub.select(db.raw('1')).from('leads').where('leads.ld_accountid', accountId).whereNull('leads.ld_deleted_at').whereRaw('leads.ld_eventid = events.ev_id'),
+          filter,
+          leads,
+          'ld_id',
+        );
       })
       .orderBy([{ column: 'ev_start_date', order: 'asc', nulls: 'last' }, { column: 'ev_title' }, { column: 'ev_id' }])
       .select('ev_id', 'ev_title');

@@ -5,11 +5,10 @@ import type { AppContext } from '../context.js';
 import { ctx } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { requirePermission, requireUser, resolveAccount } from '../middleware/auth.js';
-import { scoped } from '../models/scope.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { storageOf } from '../storage/index.js';
 import { newLeadFilesPath, objectKey } from '../storage/keys.js';
 import { detectType } from '../storage/fileTypes.js';
-import { accountOf } from './generic.js';
 import { isUuid } from '../../resources/fields.js';
 import { LEAD_FILE_MAX_BYTES, LEAD_FILE_TYPES, leadFiles } from '../../resources/leads.js';
 
@@ -238,4 +237,21 @@ export function leadFilesRouter(): Router {
   router.put('/:id', requirePermission(leadFiles.group, 'create'), put);
   router.get('/:id', requirePermission(leadFiles.group, 'read'), get);
   return router;
+}
+
+/**
+ * An event's purge (its delete moves it to the trash): the event, its leads with it (the foreign key's cascade), and
+ * their card photos — records now, bytes once committed, as a lead's own purge does.
+ */
+export async function purgeEvent(trx: Knex.Transaction, id: string, req: Request): Promise<{ afterCommit: () => Promise<void> }> {
+  const photoIds = (await trx('leads').where({ ld_eventid: id, ld_accountid: req.account!.a_id }).select('ld_front_fileid', 'ld_back_fileid')) as {
+    ld_front_fileid: string | null;
+    ld_back_fileid: string | null;
+  }[];
+  await trx('events').where({ ev_id: id, ev_accountid: req.account!.a_id }).del();
+  const ids = photoIds.flatMap((r) => [r.ld_front_fileid, r.ld_back_fileid]).filter(Boolean);
+  const photos: { lf_id: string; lf_path: string }[] = [];
+  // In slices: a big event's photos are more than one statement's parameters.
+  for (let i = 0; i < ids.length; i += 5000) photos.push(...(await deletePhotosOf(trx, ids.slice(i, i + 5000))));
+  return { afterCommit: () => removeLeadFileBytes(ctx(req), photos) };
 }

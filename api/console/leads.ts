@@ -1,22 +1,24 @@
 import type { Knex } from 'knex';
-import type { Request, RequestHandler, Router } from 'express';
+import type { Request, Router } from 'express';
 import { ctx } from '../context.js';
-import { ApiError, validate } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
-import { scoped } from '../models/scope.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { eventGraph, type FormGraph } from '../models/graphs.js';
-import { applyFilters, filterValueError, isEmptyFilter, parseFilter } from '../crud/list.js';
-import { rejectNulBytes } from '../crud/router.js';
+import { parseFilter } from '../crud/list.js';
 import { elementsOf, leadFromAnswers, OWN_FIELDS } from '../services/leads.js';
-import { accountOf, checkReferences, invalid, type ConsoleHooks } from './generic.js';
 import { leadsCsvFromFilter } from './leadExport.js';
 import { deletePhotosOf, leadFileUrl, removeLeadFileBytes } from './leadFiles.js';
 import { consentTextFor } from '../../resources/consent.js';
 import { isEmail } from '../../resources/fields.js';
 import { resourceNamed } from '../../resources/index.js';
-import { leadBulkBody, leadFiles, leads } from '../../resources/leads.js';
+import { leadFiles, leads } from '../../resources/leads.js';
 import type { Answers, FormElementSpec } from '../../resources/answers.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
+import { checkReferences } from '../crud/rules.js';
+import { invalid } from '../crud/input.js';
+import { type ResourceHooks } from '../crud/adapter.js';
+import { EveryRowRefused } from '../crud/bulk.js';
 
 type Row = Record<string, unknown>;
 type OwnColumn = (typeof OWN_FIELDS)[keyof typeof OWN_FIELDS];
@@ -127,7 +129,7 @@ async function graphOf(trx: Knex.Transaction, accountId: string, eventId: string
  * card lead with a front photo may wait for its transcription with incomplete answers; ld_client_id makes a create
  * idempotent per account (a retry, or a race of two, answers the first lead with 200).
  */
-export const leadsHooks: ConsoleHooks = {
+export const leadsHooks: ResourceHooks = {
   serialize(row) {
     const out = { ...row };
     for (const [field, url] of [
@@ -138,9 +140,10 @@ export const leadsHooks: ConsoleHooks = {
     return out;
   },
 
-  // A deleted lead takes its card photos with it (record now, bytes once committed).
+  // The purge (a delete moves the lead to the trash): the lead takes its card photos with it (record now, bytes once
+  // committed).
   async remove(trx, id, req) {
-    const [gone] = await scoped(trx, leads, accountOf(req)).where('ld_id', id).del().returning(['ld_front_fileid', 'ld_back_fileid']);
+    const [gone] = await scoped(trx, leads, accountOf(req), 'all').where('ld_id', id).del().returning(['ld_front_fileid', 'ld_back_fileid']);
     const photos = gone ? await deletePhotosOf(trx, [gone.ld_front_fileid, gone.ld_back_fileid]) : [];
     return { afterCommit: () => removeLeadFileBytes(ctx(req), photos) };
   },
@@ -149,7 +152,8 @@ export const leadsHooks: ConsoleHooks = {
     const accountId = accountOf(req);
     const firstOf = async () =>
       data.ld_client_id
-        ? await scoped(trx, leads, accountId)
+        ? // A retry of a lead since moved to the trash names it too (and answers 404, as the lead is not to be seen).
+          await scoped(trx, leads, accountId, 'all')
             .where('ld_client_id', data.ld_client_id as string)
             .first('ld_id')
         : undefined;
@@ -220,7 +224,50 @@ export const leadsHooks: ConsoleHooks = {
   },
 };
 
-/** The filter of an export or bulk action: the list's filter object (JSON in the query, or an object in a body). */
+/** Rows a bulk statement names at once (a list of ids as bind parameters: PostgreSQL takes at most 65,535). */
+const BULK_CHUNK = 5_000;
+/** Fields whose change the update checks the same way for every lead (no answers, transcription or photo rules). */
+const ROW_FREE = new Set(['ld_is_valid', 'ld_ownerid', 'ld_consent_news']);
+const chunksOf = <T>(xs: T[]): T[][] => Array.from({ length: Math.ceil(xs.length / BULK_CHUNK) }, (_, i) => xs.slice(i * BULK_CHUNK, (i + 1) * BULK_CHUNK));
+
+/**
+ * The leads' bulk (the generic POST /leads/bulk) as a set: a change of fields the update checks the same way for every
+ * lead (the owner must be a member: once, and when it fails every lead is refused for it) is one statement per
+ * 5,000 leads; any other change goes lead by lead through update. A delete takes the leads' card photos like remove.
+ */
+export const leadsBulkHooks: Pick<ResourceHooks, 'updateMany' | 'removeMany'> = {
+  async updateMany(trx, rows, data, req) {
+    if (Object.keys(data).some((k) => !ROW_FREE.has(k))) {
+      for (const row of rows) await leadsHooks.update!(trx, String(row.ld_id), { ...data }, req, row);
+      return;
+    }
+    try {
+      await checkReferences(trx, leads, data, accountOf(req), registry);
+    } catch (err) {
+      throw err instanceof ApiError ? new EveryRowRefused(err) : err;
+    }
+    for (const ids of chunksOf(rows.map((r) => String(r.ld_id))))
+      await scoped(trx, leads, accountOf(req))
+        .whereIn('ld_id', ids)
+        .update({ ...data, ld_updated_at: trx.fn.now() });
+  },
+
+  async removeMany(trx, rows, req) {
+    const photos: { lf_id: string; lf_path: string }[] = [];
+    for (const ids of chunksOf(rows.map((r) => String(r.ld_id)))) {
+      const gone: Row[] = await scoped(trx, leads, accountOf(req)).whereIn('ld_id', ids).del().returning(['ld_front_fileid', 'ld_back_fileid']);
+      photos.push(
+        ...(await deletePhotosOf(
+          trx,
+          gone.flatMap((g) => [g.ld_front_fileid as string | null, g.ld_back_fileid as string | null]),
+        )),
+      );
+    }
+    return { afterCommit: () => removeLeadFileBytes(ctx(req), photos) };
+  },
+};
+
+/** The filter of the export: the list's filter object, as JSON in the query. */
 function filterFrom(raw: unknown) {
   let value = raw;
   if (typeof raw === 'string') {
@@ -233,52 +280,14 @@ function filterFrom(raw: unknown) {
   return parseFilter(value ?? {}, leads, 'ld_id');
 }
 
-/** The bulk body is read before the permission it needs is known: update for valid/invalid, delete for delete. */
-const bulkPermission: RequestHandler = (req, res, next) => {
-  rejectNulBytes(req.body);
-  const body = validate(leadBulkBody, req.body);
-  res.locals.bulk = body;
-  return requirePermission(leads.group, body.action === 'delete' ? 'delete' : 'update')(req, res, next);
-};
-
 /**
- * The leads' own routes:
- * - GET /leads/export.csv?filter=… (account_leads read): every lead the console's filter shows, as CSV (leadExport.ts);
- * - POST /leads/bulk {filter, action: valid | invalid | delete[, all]} → {count}: one statement over every lead the
- *   filter shows (not only a page); an empty filter only with all: true (400 filter_required otherwise).
+ * The leads' own route: GET /leads/export.csv?filter=… (account_leads read): every lead the console's filter shows, as
+ * CSV with a column per form element (leadExport.ts). Bulk is the generic POST /leads/bulk (api/crud/bulk.ts): each
+ * lead through leadsHooks' update or remove, so an owner is checked like a single update and card photos go with a
+ * deleted lead.
  */
 export function leadsRoutes(router: Router): void {
   router.get('/export.csv', requirePermission(leads.group, 'read'), async (req, res) => {
     await leadsCsvFromFilter(req, res, filterFrom(req.query.filter));
-  });
-
-  router.post('/bulk', bulkPermission, async (req, res) => {
-    const { filter: rawFilter, action, all } = res.locals.bulk as { filter?: Row; action: 'valid' | 'invalid' | 'delete'; all?: boolean };
-    const filter = parseFilter(rawFilter ?? {}, leads, 'ld_id');
-    if (isEmptyFilter(filter) && all !== true)
-      throw new ApiError(400, 'filter_required', 'Give a filter, or all: true to act on every lead of the account', { filter: 'error_filter_required' });
-    const { db } = ctx(req);
-    const selected = applyFilters(scoped(db, leads, accountOf(req)), filter, leads, 'ld_id');
-    let count: number;
-    let photos: { lf_id: string; lf_path: string }[] = [];
-    try {
-      if (action === 'delete') {
-        // One statement: the leads and their card photos (records), answering how many leads and which photos, whose
-        // bytes go once that is done. As raw SQL: knex-pglite names a delete's result "DEL", so knex would not read it.
-        const { sql, bindings } = selected.del().toSQL();
-        const { rows } = (await db.raw(
-          `with gone as (${sql} returning ld_front_fileid, ld_back_fileid),
-                photos as (delete from lead_files where lf_id in (select ld_front_fileid from gone union select ld_back_fileid from gone) returning lf_id, lf_path)
-           select (select count(*) from gone)::integer as count, coalesce((select json_agg(json_build_object('lf_id', lf_id, 'lf_path', lf_path)) from photos), '[]'::json) as photos`,
-          bindings as Knex.RawBinding[],
-        )) as { rows: { count: number; photos: { lf_id: string; lf_path: string }[] }[] };
-        count = Number(rows[0].count);
-        photos = rows[0].photos;
-      } else count = await selected.update({ ld_is_valid: action === 'valid', ld_updated_at: db.fn.now() });
-    } catch (err) {
-      throw filterValueError(err);
-    }
-    await removeLeadFileBytes(ctx(req), photos);
-    res.json({ count: Number(count) });
   });
 }

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../errors.js';
-import { scoped } from '../models/scope.js';
-import { accountOf, type ConsoleHooks } from './generic.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { LIST_MAX_DEPTH, listItems, valueFromTitle } from '../../resources/listItems.js';
+import { type ResourceHooks } from '../crud/adapter.js';
 
 type Row = Record<string, unknown>;
 
@@ -43,7 +43,7 @@ async function heightBelow(trx: Knex.Transaction, accountId: string, id: string)
  * itself; the tree is at most LIST_MAX_DEPTH deep; an item moved to another parent goes last among its new siblings
  * unless li_order says where. (Deleting an item deletes its subtree: the foreign key cascades.)
  */
-export const listItemsHooks: ConsoleHooks = {
+export const listItemsHooks: ResourceHooks = {
   async prepare(trx, data, req, existing) {
     const accountId = accountOf(req);
     if (!existing && (data.li_value === null || data.li_value === undefined)) data.li_value = valueFromTitle(String(data.li_title ?? ''));

@@ -1,12 +1,12 @@
 import type { Request, Router } from 'express';
 import { ctx } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
-import { rejectNulBytes, validateFor } from '../crud/router.js';
 import { requirePermission } from '../middleware/auth.js';
 import { scoped } from '../models/scope.js';
 import { isUuid } from '../../resources/fields.js';
 import { isMailTemplateName, mailTemplates } from '../../resources/mailTemplates.js';
 import { builtinTemplate, renderAccountTemplate, sampleVars, varsFor, type MailTemplateSource } from '../mail/accountTemplates.js';
+import { rejectNulBytes, validateFor } from '../crud/input.js';
 
 const read = requirePermission(mailTemplates.group, 'read');
 const update = requirePermission(mailTemplates.group, 'update');

@@ -2,11 +2,11 @@ import type { Request } from 'express';
 import type { Knex } from 'knex';
 import { ctx } from '../context.js';
 import { ApiError } from '../errors.js';
-import { scoped } from '../models/scope.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { assertEmailFree, emailWrite } from '../services/users.js';
-import { accountOf, type ConsoleHooks } from './generic.js';
 import { members } from '../../resources/members.js';
 import { ROLE_RANK, type Role } from '../../resources/permissions.js';
+import { type ResourceHooks } from '../crud/adapter.js';
 
 type Row = Record<string, unknown>;
 const USER_FIELDS = ['u_email', 'u_first_name', 'u_last_name'] as const;
@@ -56,11 +56,29 @@ async function updateUser(trx: Knex.Transaction, req: Request, existing: Row, ch
 }
 
 /**
+ * A user joins an account (a root user's member form, the entry admin's member form): 400 when the user does not
+ * exist, 409 member_already_exists when it is a member already; answers the membership's ids.
+ */
+export async function addMembership(trx: Knex.Transaction, accountId: string, data: Row): Promise<{ au_id: string; au_userid: string }> {
+  const user = await trx('users')
+    .where('u_id', data.au_userid as string)
+    .first('u_id');
+  if (!user) throw new ApiError(400, 'validation_failed', 'The user does not exist', { au_userid: 'error_user_not_found' });
+  const inserted = await trx('account_users')
+    .insert({ au_userid: data.au_userid, au_role: data.au_role, au_external_id: data.au_external_id ?? null, au_accountid: accountId })
+    .onConflict(['au_accountid', 'au_userid'])
+    .ignore()
+    .returning(['au_id', 'au_userid']);
+  if (!inserted.length) throw new ApiError(409, 'member_already_exists', 'A member with the same email address already exists', { au_userid: 'error_member_already_exists' });
+  return inserted[0];
+}
+
+/**
  * members (account-console.md): the account's memberships with the user's names and e-mail; id = au_id. A role is
  * set only with set_role and never above the caller's own; the user's fields need account_users update; members join
  * through invites, and a root user may also pick an existing user.
  */
-export const membersHooks: ConsoleHooks = {
+export const membersHooks: ResourceHooks = {
   query: (db, req) =>
     scoped(db, members, accountOf(req))
       .join('users', 'u_id', 'au_userid')
@@ -69,17 +87,7 @@ export const membersHooks: ConsoleHooks = {
   async create(trx, data, req) {
     if (req.user!.u_role !== 'root') throw new ApiError(403, 'forbidden', 'Members join through invites', { au_userid: 'error_members_join_by_invite' });
     await assertMayGrant(req, data.au_role);
-    const user = await trx('users')
-      .where('u_id', data.au_userid as string)
-      .first('u_id');
-    if (!user) throw new ApiError(400, 'validation_failed', 'The user does not exist', { au_userid: 'error_user_not_found' });
-    const inserted = await trx('account_users')
-      .insert({ au_userid: data.au_userid, au_role: data.au_role, au_external_id: data.au_external_id ?? null, au_accountid: accountOf(req) })
-      .onConflict(['au_accountid', 'au_userid'])
-      .ignore()
-      .returning(['au_id']);
-    if (!inserted.length) throw new ApiError(409, 'member_already_exists', 'A member with the same email address already exists', { au_userid: 'error_member_already_exists' });
-    return inserted[0].au_id;
+    return (await addMembership(trx, accountOf(req), data)).au_id;
   },
 
   async update(trx, id, data, req, existing) {

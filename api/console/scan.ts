@@ -3,16 +3,15 @@ import { z } from 'zod';
 import { ctx } from '../context.js';
 import { ApiError, notFound, validate } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
-import { scoped } from '../models/scope.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { eventGraph } from '../models/graphs.js';
-import { rejectNulBytes } from '../crud/router.js';
 import { badgeScan, type BadgeAnswers } from '../services/badgeScan.js';
 import { elementsOf, OWN_FIELDS } from '../services/leads.js';
-import { accountOf } from './generic.js';
 import { isUuid } from '../../resources/fields.js';
-import { eventIntegrations } from '../../resources/index.js';
+import { eventIntegrations } from '../../resources/eventIntegrations.js';
+import { rejectNulBytes } from '../crud/input.js';
 
-const scanBody = z.object({
+export const scanBody = z.object({
   code: z.string({ error: 'error_required' }).trim().min(1, { error: 'error_required' }).max(200, { error: 'error_too_long' }),
 });
 

@@ -4,8 +4,7 @@ import { ctx } from '../context.js';
 import { ApiError } from '../errors.js';
 import { requirePermission, requireUser, resolveAccount } from '../middleware/auth.js';
 import { CSV_BOM, csvLine } from '../services/csv.js';
-import { accountOf } from './generic.js';
-import { scoped } from '../models/scope.js';
+import { scoped, accountOf } from '../models/scope.js';
 import { leads, LEAD_SOURCES, TRANSCRIPTION_STATUSES } from '../../resources/leads.js';
 import {
   LEAD_STAT_GROUPS,

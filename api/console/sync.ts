@@ -6,7 +6,7 @@ import { requirePermission, requireUser, resolveAccount } from '../middleware/au
 import { scoped } from '../models/scope.js';
 import { manifestFor } from '../services/player.js';
 import { serializeAsset } from '../models/assets.js';
-import { assets } from '../../resources/index.js';
+import { assets } from '../../resources/assets.js';
 import { isUuid } from '../../resources/fields.js';
 
 type Row = Record<string, unknown>;

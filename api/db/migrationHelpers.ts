@@ -40,6 +40,16 @@ export async function createAccountTable(
   });
 }
 
+/** A platform table (no account): `<p>_id` uuid primary key and the record timestamps, then `columns`. */
+export async function createPlatformTable(knex: Knex, table: string, prefix: string, columns: (t: Knex.CreateTableBuilder) => void): Promise<void> {
+  await knex.schema.createTable(table, (t) => {
+    t.uuid(`${prefix}_id`).primary().defaultTo(knex.raw('gen_random_uuid()'));
+    t.timestamp(`${prefix}_created_at`, { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.timestamp(`${prefix}_updated_at`, { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    columns(t);
+  });
+}
+
 /** The index on <p>_accountid, named <table>_account (for a table made before the helper, in an alterTable). */
 export function accountIndex(t: Knex.TableBuilder, table: string, prefix: string): void {
   t.index([`${prefix}_accountid`], `${table}_account`);
@@ -56,7 +66,7 @@ export function enumCheck(t: Knex.TableBuilder, table: string, column: string, o
 }
 
 /**
- * The unique index the API maps to 409 with the field (api/console/generic.ts uniqueConflict, the declaration's
+ * The unique index the API maps to 409 with the field (api/crud/rules.ts uniqueConflict, the declaration's
  * `unique`): named <table>_<field>_unique, over the scope the name is unique in (the account, or a parent) then the
  * field.
  */
@@ -64,6 +74,40 @@ export const uniqueIndexName = (table: string, field: string) => `${table}_${fie
 
 export function uniqueField(t: Knex.TableBuilder, table: string, field: string, scope: readonly string[]): void {
   t.unique([...scope, field], { indexName: uniqueIndexName(table, field) });
+}
+
+/**
+ * The trash of a table whose resource declares `trash: true` (platform-and-flows.md section 1): `<p>_deleted_at`
+ * (null while the record is live) and <table>_trash, the index of an account's trashed rows (GET …/trash, the purge
+ * after TRASH_DAYS). A unique name of such a table is uniqueLiveField's.
+ */
+export async function trashColumn(knex: Knex, table: string, prefix: string): Promise<void> {
+  await knex.schema.alterTable(table, (t) => {
+    t.timestamp(`${prefix}_deleted_at`, { useTz: true });
+  });
+  await knex.raw(`create index ?? on ?? (??, ??) where ?? is not null`, [`${table}_trash`, table, `${prefix}_accountid`, `${prefix}_deleted_at`, `${prefix}_deleted_at`]);
+}
+
+/** Undoes trashColumn. */
+export async function dropTrashColumn(knex: Knex, table: string, prefix: string): Promise<void> {
+  await knex.raw('drop index if exists ??', [`${table}_trash`]);
+  await knex.schema.alterTable(table, (t) => {
+    t.dropColumn(`${prefix}_deleted_at`);
+  });
+}
+
+/**
+ * uniqueField of a trash table: the unique index holds live rows only (`where <p>_deleted_at is null`), so a record in
+ * the trash gives its name up (a new record may take it; restoring the old one then answers 409 name_taken).
+ */
+export async function uniqueLiveField(knex: Knex, table: string, prefix: string, field: string, scope: readonly string[]): Promise<void> {
+  const columns = [...scope, field];
+  await knex.raw(`create unique index ?? on ?? (${columns.map(() => '??').join(', ')}) where ?? is null`, [
+    uniqueIndexName(table, field),
+    table,
+    ...columns,
+    `${prefix}_deleted_at`,
+  ]);
 }
 
 /**
@@ -77,4 +121,32 @@ export async function prefixSearchIndex(knex: Knex, table: string, column: strin
 /** Undoes prefixSearchIndex. */
 export async function dropPrefixSearchIndex(knex: Knex, table: string, column: string): Promise<void> {
   await knex.raw('drop index if exists ??', [`${table}_${column}_prefix`]);
+}
+
+/**
+ * The history of a table's records (platform-and-flows.md section 1, history): an AFTER trigger that writes one row of
+ * `history` per insert, update and delete, in the same transaction as the change, whoever makes it (the generic API,
+ * a bulk change, an import, the capture app, SQL by hand): a change without its entry cannot happen. `secrets` are
+ * recorded only as "set"/"cleared"; `ignore` columns (bookkeeping) are left out of the changes. The actor comes from
+ * the transaction's settings ls.actor_id / ls.actor_label (api/db/actor.ts), "system" when none was set.
+ */
+export async function historyTrigger(
+  knex: Knex,
+  table: string,
+  pk: string,
+  accountKey: string | null,
+  secrets: readonly string[] = [],
+  ignore: readonly string[] = [],
+): Promise<void> {
+  const names = [pk, ...(accountKey ? [accountKey] : []), ...secrets, ...ignore];
+  for (const n of names) if (!/^[a-z][a-z0-9_]*$/.test(n)) throw new Error(`historyTrigger ${table}: ${n} is not a column name`);
+  // A trigger's arguments are literals (DDL takes no bind parameters): column names, checked above.
+  const args = [pk, accountKey ?? '', `{${secrets.join(',')}}`, `{${ignore.join(',')}}`].map((a) => `'${a}'`).join(', ');
+  await knex.raw(`create trigger ?? after insert or update or delete on ?? for each row execute function ls_history(${args})`, [historyTriggerName(table), table]);
+}
+
+export const historyTriggerName = (table: string) => `${table}_history`;
+
+export async function dropHistoryTrigger(knex: Knex, table: string): Promise<void> {
+  await knex.raw('drop trigger if exists ?? on ??', [historyTriggerName(table), table]);
 }

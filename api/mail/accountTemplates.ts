@@ -98,7 +98,8 @@ export function builtinTemplate(name: MailTemplateName): Required<Pick<MailTempl
 
 /** The account's template of that name, else the built-in one. Runs on `db` (the caller's transaction, if any). */
 export async function templateFor(db: Knex | Knex.Transaction, accountId: string, name: MailTemplateName): Promise<MailTemplateSource> {
-  const own = await db('mail_templates').where({ mt_accountid: accountId, mt_name: name }).first();
+  // A template in the trash is as good as none: the built-in one is sent.
+  const own = await db('mail_templates').where({ mt_accountid: accountId, mt_name: name }).whereNull('mt_deleted_at').first();
   return own ?? builtinTemplate(name);
 }
 

@@ -3,6 +3,7 @@ import { ctx } from '../context.js';
 import { ApiError, notFound, unauthorized } from '../errors.js';
 import { isUuid } from '../../resources/fields.js';
 import { accountRoleOf, PLATFORM_STAFF_ROLES } from '../../resources/permissions.js';
+import { lowerRole } from '../services/apiTokens.js';
 
 /** Readable cookies the client uses for its first paint (spec 4); the truth stays in the session. */
 export const STATE_COOKIES = ['is_logged_in', 'user_role', 'account_role'] as const;
@@ -32,8 +33,16 @@ export function resolveAccount(param = 'accountId'): RequestHandler {
     const staff = PLATFORM_STAFF_ROLES.includes(req.user.u_role);
     if (!row || (!staff && !row.au_role)) throw notFound('Account not found');
     const { au_role, ...account } = row;
+    const role = accountRoleOf(req.user.u_role, au_role ?? undefined);
+    if (req.apiToken) {
+      // An API token opens its own account only, with its role, never above the user's current one (bearer.ts).
+      if (String(id).toLowerCase() !== req.apiToken.accountId || !role) throw notFound('Account not found');
+      req.account = account;
+      req.accountRole = lowerRole(req.apiToken.role, role);
+      return next();
+    }
     req.account = account;
-    req.accountRole = accountRoleOf(req.user.u_role, au_role ?? undefined);
+    req.accountRole = role;
     next();
   };
 }
@@ -44,12 +53,20 @@ export function roleFor(req: Parameters<RequestHandler>[0], group: string): stri
   return req.user?.u_role;
 }
 
-/** 401 without a session, 403 without the bit. The one place permissions are checked (STYLE: fixed pipeline). */
+/**
+ * 401 without a session, 403 without the bit. The one place permissions are checked (STYLE: fixed pipeline). A call
+ * with an API token needs the bit for the token's role as well: account_* groups are checked against it already
+ * (resolveAccount), the others (entry_*, app_general: the user's own role) also against the token's role, so a token
+ * never opens more than its owner's session would, nor more than its role.
+ */
 export function requirePermission(group: string, permission: string | number): RequestHandler {
   return async (req, _res, next) => {
     if (!req.user) throw unauthorized();
     if (group.startsWith('account_') && req.accountRole === undefined && req.account) throw notFound('Account not found');
-    const allowed = await ctx(req).permissions.can(roleFor(req, group), group, permission);
+    const { permissions } = ctx(req);
+    const allowed =
+      (await permissions.can(roleFor(req, group), group, permission)) &&
+      (!req.apiToken || group.startsWith('account_') || (await permissions.can(req.apiToken.role, group, permission)));
     if (!allowed) throw new ApiError(403, 'forbidden', 'You do not have permission to do this');
     next();
   };

@@ -52,12 +52,16 @@ export function createCsrf(config: Config) {
   };
 
   const ensureCookie: RequestHandler = (req, res, next) => {
-    if (!cookieValid(req)) issue(req, res);
+    // An API-token call gets no cookie: it is not a browser's, and it needs no CSRF token.
+    if (!req.apiToken && !cookieValid(req)) issue(req, res);
     next();
   };
 
   const protect: RequestHandler = (req, _res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+    // Only a call authenticated by a valid API token, and by nothing else (bearer.ts sets req.apiToken only then and
+    // the session is not read for it): a cross-site page can neither set the Authorization header nor know the token.
+    if (req.apiToken && !req.session) return next();
     next(headerValid(req) ? undefined : csrfInvalid());
   };
 

@@ -51,6 +51,8 @@ function cookieOptions(config: Config, maxAge: number) {
 /** Reads the session named by the cookie with its user, in one query; sets req.session and req.user. */
 export function sessionMiddleware(): RequestHandler {
   return async (req, res, next) => {
+    // A call made with an API token (api/middleware/bearer.ts) is that token's alone: no session is read or renewed.
+    if (req.apiToken) return next();
     await readSession(req, res);
     // The readable state cookies (spec 4) must not claim a sign-in that no longer exists.
     if (!req.user && req.cookies?.is_logged_in) clearStateCookies(res);

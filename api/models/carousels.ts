@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { scoped } from './scope.js';
-import { assets, carousels, collections, layers, slides, variants } from '../../resources/index.js';
+import { assets } from '../../resources/assets.js';
+import { carousels, layers, slides, variants } from '../../resources/carousels.js';
+import { collections } from '../../resources/collections.js';
 import { serializeAsset } from './assets.js';
 
 type Row = Record<string, unknown>;

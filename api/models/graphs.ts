@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import { scoped } from './scope.js';
-import { events, eventForms, forms, formElements, listItems } from '../../resources/index.js';
-import { buildListTree, type ListItemNode, type ListItemRow } from '../../resources/listItems.js';
+import { events } from '../../resources/events.js';
+import { eventForms } from '../../resources/eventForms.js';
+import { forms } from '../../resources/forms.js';
+import { formElements } from '../../resources/formElements.js';
+import { listItems, buildListTree, type ListItemNode, type ListItemRow } from '../../resources/listItems.js';
 
 type Row = Record<string, unknown>;
 

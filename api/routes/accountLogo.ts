@@ -8,7 +8,7 @@ import { storageOf } from '../storage/index.js';
 import { LOGOS_PATH, logoKey } from '../storage/keys.js';
 import { allowedFor, detectType, SNIFF_BYTES } from '../storage/fileTypes.js';
 
-const hasLogoBody = z.object({ a_has_logo: z.boolean({ error: 'error_invalid_value' }).default(true) });
+export const hasLogoBody = z.object({ a_has_logo: z.boolean({ error: 'error_invalid_value' }).default(true) });
 
 const account = (req: Request) => req.account!;
 

@@ -3,7 +3,9 @@ import { ctx } from '../context.js';
 import { notFound } from '../errors.js';
 import { requireUser, resolveAccount } from '../middleware/auth.js';
 import { scoped } from '../models/scope.js';
-import { events, invites, members } from '../../resources/index.js';
+import { events } from '../../resources/events.js';
+import { invites } from '../../resources/invites.js';
+import { members } from '../../resources/members.js';
 
 /** Today as YYYY-MM-DD in UTC: the day events are active on (isEventActive in resources/events.ts). */
 export const todayUtc = (now = new Date()) => now.toISOString().slice(0, 10);

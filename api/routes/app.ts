@@ -43,6 +43,7 @@ export function appRouter(): Router {
       ? await db('events')
           .whereIn('ev_accountid', accountIds)
           .where('ev_is_enabled', true)
+          .whereNull('ev_deleted_at')
           .where((q) => q.whereNull('ev_start_date').orWhere('ev_start_date', '<=', today))
           .where((q) => q.whereNull('ev_end_date').orWhere('ev_end_date', '>=', today))
           .orderByRaw('lower(ev_title), ev_id')

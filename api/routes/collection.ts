@@ -2,7 +2,6 @@ import { Router, type Request, type Response } from 'express';
 import { ctx } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { leadFromAnswers } from '../services/leads.js';
-import { rejectNulBytes } from '../crud/router.js';
 import {
   collectionAssets,
   collectionByToken,
@@ -19,6 +18,7 @@ import {
 } from '../services/collectionPage.js';
 import { createDownloadToken, DOWNLOAD_COOKIE, DOWNLOAD_TOKEN_TTL_MS, isValidDownloadToken } from '../services/downloadTokens.js';
 import { consentTextFor, type ConsentLocale } from '../../resources/consent.js';
+import { rejectNulBytes } from '../crud/input.js';
 
 /** The page's language for the built-in opt-in text: `lang` (query or body) when en or nl, else the browser's. */
 function localeOf(req: Request, asked: unknown): ConsentLocale {

@@ -36,6 +36,8 @@ function ownHandoffsQuery(db: Knex, user: { u_id: string; u_role: string }): Kne
     .leftJoin('users as rep', 'rep.u_id', 'handoffs.ho_to_userid')
     .leftJoin('users as sender', 'sender.u_id', 'handoffs.ho_created_by')
     .where((w) => w.where('handoffs.ho_to_userid', me).orWhere('handoffs.ho_created_by', me))
+    .whereNull('leads.ld_deleted_at')
+    .whereNull('events.ev_deleted_at')
     .select(
       'handoffs.ho_id',
       'handoffs.ho_accountid',

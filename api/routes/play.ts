@@ -2,8 +2,8 @@ import { Router } from 'express';
 import { ctx } from '../context.js';
 import { ApiError, validate } from '../errors.js';
 import { jsonBody } from '../middleware/body.js';
-import { rejectNulBytes } from '../crud/router.js';
 import { encodedBody, manifestFor, playEventsSchema, recordPlayEvents } from '../services/player.js';
+import { rejectNulBytes } from '../crud/input.js';
 
 /**
  * The player's API (account-console.md: Player), mounted at /api/1/play before any session work: the code is the

@@ -14,7 +14,7 @@ import { profilePictureKey } from '../storage/keys.js';
 export const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 export const PICTURE_MAX_BYTES = 2 * 1024 * 1024;
 
-const namesBody = z.object({
+export const namesBody = z.object({
   u_first_name: z.string({ error: 'error_invalid_value' }).trim().max(100, { error: 'error_too_long' }).optional(),
   u_last_name: z.string({ error: 'error_invalid_value' }).trim().max(100, { error: 'error_too_long' }).optional(),
 });

@@ -66,6 +66,8 @@ async function describe(req: Request, ref: ObjectRef): Promise<Served> {
       .db('assets')
       .where('as_path', ref.path)
       .andWhere((q) => q.where('as_fileid', ref.id).orWhere('as_thumb_fileid', ref.id))
+      // An asset in the trash is not served (its bytes wait for the purge, or a restore).
+      .whereNull('as_deleted_at')
       .first('as_fileid', 'as_filename', 'as_type', 'as_size', 'as_thumb_type', 'as_updated_at');
     if (!row) throw notFound('File not found');
     const thumb = row.as_fileid !== ref.id;

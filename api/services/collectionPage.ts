@@ -8,7 +8,7 @@ import { serializeAsset } from '../models/assets.js';
 import { leadFromAnswers } from './leads.js';
 import { PUBLIC_STYLE_FIELDS, publicElement } from './registration.js';
 import { consentTextFor, type ConsentLocale } from '../../resources/consent.js';
-import { layers } from '../../resources/index.js';
+import { layers } from '../../resources/carousels.js';
 import { isUuid } from '../../resources/checks.js';
 import type { FormElementSpec } from '../../resources/answers.js';
 
@@ -69,6 +69,8 @@ export async function collectionAssets(db: Knex, c: PublicCollection): Promise<R
     .join('assets', 'assets.as_id', 'collection_assets.ca_assetid')
     .where('collection_assets.ca_collectionid', c.co_id)
     .where('assets.as_accountid', c.co_accountid)
+    // An asset in the trash is not shown.
+    .whereNull('assets.as_deleted_at')
     .orderBy([{ column: 'collection_assets.ca_order' }, { column: 'assets.as_id' }])
     .select('assets.*');
   return rows.map(serializeAsset);
@@ -86,7 +88,7 @@ export async function downloadGate(db: Knex, c: PublicCollection, layerId: unkno
             (select to_jsonb(x) from (select ${styleColumns} from form_styles s where s.st_accountid = l.ly_accountid and s.st_id = l.ly_form_styleid) x) as style,
             (select to_jsonb(e) from (
                select ev_id, ev_title, ev_consent_text, ev_ownerid from events
-                where ev_accountid = l.ly_accountid
+                where ev_accountid = l.ly_accountid and ev_deleted_at is null
                   and ev_id = coalesce(
                     (select st_eventid from form_styles where st_accountid = l.ly_accountid and st_id = l.ly_form_styleid),
                     (select case when count(*) = 1 then min(u.id::text)::uuid end from (
@@ -177,6 +179,7 @@ export async function storeDownloadLead(
       await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`download:${event.ev_id}:${lead.ld_email}`]);
       const updated = await trx('leads')
         .where({ ld_accountid: c.co_accountid, ld_eventid: event.ev_id, ld_source: 'download' })
+        .whereNull('ld_deleted_at')
         .whereRaw('lower(ld_email) = ?', [lead.ld_email])
         .orderBy([{ column: 'ld_captured_at', order: 'desc' }, { column: 'ld_id' }])
         .first('ld_id');

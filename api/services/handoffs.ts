@@ -55,37 +55,42 @@ const isToken = (token: unknown): token is string => typeof token === 'string' &
 
 /** What the handoff page shows: the lead, its event, who offers it, the message and the status. */
 function handoffView(db: Knex | Knex.Transaction) {
-  return db('handoffs')
-    .join('leads', 'ld_id', 'ho_leadid')
-    .join('accounts', 'a_id', 'ho_accountid')
-    .leftJoin('events', 'ev_id', 'ld_eventid')
-    .leftJoin('users as sender', 'sender.u_id', 'ho_created_by')
-    .join('users as rep', 'rep.u_id', 'ho_to_userid')
-    .select(
-      'ho_id',
-      'ho_accountid',
-      'ho_leadid',
-      'ho_to_userid',
-      'ho_status',
-      'ho_message',
-      'ho_created_at',
-      'ho_decided_at',
-      'ld_first_name',
-      'ld_last_name',
-      'ld_email',
-      'ev_id',
-      'ev_title',
-      'ev_start_date',
-      'ev_end_date',
-      'a_id',
-      'a_name',
-      'sender.u_first_name as sender_first_name',
-      'sender.u_last_name as sender_last_name',
-      'sender.u_email as sender_email',
-      'rep.u_first_name as to_first_name',
-      'rep.u_last_name as to_last_name',
-      'rep.u_email as to_email',
-    );
+  return (
+    db('handoffs')
+      .join('leads', 'ld_id', 'ho_leadid')
+      .join('accounts', 'a_id', 'ho_accountid')
+      .leftJoin('events', 'ev_id', 'ld_eventid')
+      .leftJoin('users as sender', 'sender.u_id', 'ho_created_by')
+      .join('users as rep', 'rep.u_id', 'ho_to_userid')
+      // A lead in the trash (or of an event in the trash) is offered to no one.
+      .whereNull('ld_deleted_at')
+      .whereNull('ev_deleted_at')
+      .select(
+        'ho_id',
+        'ho_accountid',
+        'ho_leadid',
+        'ho_to_userid',
+        'ho_status',
+        'ho_message',
+        'ho_created_at',
+        'ho_decided_at',
+        'ld_first_name',
+        'ld_last_name',
+        'ld_email',
+        'ev_id',
+        'ev_title',
+        'ev_start_date',
+        'ev_end_date',
+        'a_id',
+        'a_name',
+        'sender.u_first_name as sender_first_name',
+        'sender.u_last_name as sender_last_name',
+        'sender.u_email as sender_email',
+        'rep.u_first_name as to_first_name',
+        'rep.u_last_name as to_last_name',
+        'rep.u_email as to_email',
+      )
+  );
 }
 
 /** GET /handoff/{token} and the accept's answer: flat contract fields, plus the account, the sender and the representative. */

@@ -171,6 +171,8 @@ export async function buildManifest(db: Knex, code: string): Promise<(Omit<Manif
       .join('carousels', 'carousels.c_id', 'carousel_group_items.gi_carouselid')
       .where('carousel_group_items.gi_groupid', found.cg_id)
       .where('carousels.c_accountid', accountId)
+      // A carousel in the trash is not played.
+      .whereNull('carousels.c_deleted_at')
       .orderBy([{ column: 'gi_order' }, { column: 'gi_carouselid' }])
       .pluck('gi_carouselid'),
     db('account_settings').where('ls_accountid', accountId).first('ls_local_server_url'),

@@ -37,6 +37,7 @@ export interface RegistrationEvent {
   ev_access_code: string | null;
   ev_registration_formid: string | null;
   ev_consent_text: string | null;
+  ev_description: string | null;
   ev_ownerid: string | null;
   a_name: string;
   a_is_enabled: boolean;
@@ -79,6 +80,7 @@ const EVENT_COLUMNS = [
   'ev_access_code',
   'ev_registration_formid',
   'ev_consent_text',
+  'ev_description',
   'ev_ownerid',
 ];
 
@@ -87,24 +89,27 @@ const EVENT_COLUMNS = [
  * name and state, its form style, the registration form, its elements in order, the items of their lists, and the
  * account's registration mail template. Undefined when there is no such event.
  */
+/** The registration form is not in the trash (a form in the trash registers no one: the page has no form). */
+const LIVE_FORM = 'not exists (select 1 from forms where f_id = e.ev_registration_formid and f_deleted_at is not null)';
 const LOAD_COLUMNS = `
   ${EVENT_COLUMNS.map((c) => `e.${c}`).join(', ')}, a.a_name, a.a_is_enabled,
     (select to_jsonb(s) from (
        select ${PUBLIC_STYLE_FIELDS.join(', ')}, st_mail_subject, st_mail_html from form_styles
         where st_accountid = e.ev_accountid and st_eventid = e.ev_id
         order by st_updated_at desc, st_id limit 1) s) as style,
-    (select to_jsonb(f) from (select f_id, f_title from forms where f_accountid = e.ev_accountid and f_id = e.ev_registration_formid) f) as form,
+    (select to_jsonb(f) from (select f_id, f_title from forms where f_accountid = e.ev_accountid and f_id = e.ev_registration_formid and f_deleted_at is null) f) as form,
     (select coalesce(jsonb_agg(to_jsonb(x) order by x.fe_order, x.fe_id), '[]'::jsonb) from (
        select fe_id, fe_name, fe_title, fe_type, fe_is_required, fe_options, fe_listid, fe_order from form_elements
-        where fe_accountid = e.ev_accountid and fe_formid = e.ev_registration_formid) x) as elements,
+        where fe_accountid = e.ev_accountid and fe_formid = e.ev_registration_formid and ${LIVE_FORM}) x) as elements,
     (select coalesce(jsonb_agg(to_jsonb(li) order by li.li_order, li.li_id), '[]'::jsonb) from (
        select li_id, li_listid, li_parentid, li_title, li_value, li_order from list_items
         where li_accountid = e.ev_accountid and li_listid in (
-          select fe_listid from form_elements where fe_accountid = e.ev_accountid and fe_formid = e.ev_registration_formid and fe_listid is not null)) li) as items,
+          select fe_listid from form_elements where fe_accountid = e.ev_accountid and fe_formid = e.ev_registration_formid and fe_listid is not null and ${LIVE_FORM})) li) as items,
     (select to_jsonb(m) from (
        select mt_name, mt_subject, mt_html, mt_text, mt_from_name, mt_from_email, mt_api_url, mt_asset_url from mail_templates
-        where mt_accountid = e.ev_accountid and mt_name = 'registration') m) as mail_template`;
-const LOAD_SQL = `select ${LOAD_COLUMNS} from events e join accounts a on a.a_id = e.ev_accountid where e.ev_id = ?`;
+        where mt_accountid = e.ev_accountid and mt_name = 'registration' and mt_deleted_at is null) m) as mail_template`;
+// An event in the trash has no registration page (404, as an unknown one).
+const LOAD_SQL = `select ${LOAD_COLUMNS} from events e join accounts a on a.a_id = e.ev_accountid where e.ev_id = ? and e.ev_deleted_at is null`;
 
 /**
  * The same, counting one hit of a per-address budget in the same statement (a registration's POST: one round trip
@@ -113,11 +118,11 @@ const LOAD_SQL = `select ${LOAD_COLUMNS} from events e join accounts a on a.a_id
  */
 const LOAD_AND_HIT_SQL = `
   with hit as (
-    ${rateLimitHitSql('select ?, 1, now() + make_interval(secs => ?) where exists (select 1 from events where ev_id = ?)')}
+    ${rateLimitHitSql('select ?, 1, now() + make_interval(secs => ?) where exists (select 1 from events where ev_id = ? and ev_deleted_at is null)')}
   )
   select ${LOAD_COLUMNS}, hit.rl_points, hit.rl_reset_at
     from events e join accounts a on a.a_id = e.ev_accountid cross join hit
-   where e.ev_id = ?`;
+   where e.ev_id = ? and e.ev_deleted_at is null`;
 
 type LoadedRow = RegistrationEvent & {
   style: Row | null;
@@ -163,7 +168,7 @@ export async function eventStyleCss(db: Knex, eventId: string): Promise<string |
        left join lateral (
          select st_id, st_custom_css from form_styles where st_accountid = e.ev_accountid and st_eventid = e.ev_id
           order by st_updated_at desc, st_id limit 1) s on true
-      where e.ev_id = ?`,
+      where e.ev_id = ? and e.ev_deleted_at is null`,
     [eventId],
   );
   if (!rows[0]) return undefined;
@@ -229,6 +234,8 @@ export function publicEvent(e: RegistrationEvent) {
     ev_access_type: e.ev_access_type,
     // the event's own opt-in text (the page falls back to the built-in one in its language)
     ev_consent_text: e.ev_consent_text?.trim() ? e.ev_consent_text : null,
+    // rich text, sanitised when it was stored (api/crud/richtext.ts)
+    ev_description: e.ev_description,
   };
 }
 
@@ -242,6 +249,7 @@ export interface RegistrationInput {
  * Stores a registration as a lead in one statement: a new lead, or, for an e-mail already registered for the event
  * (any case), that lead updated (answers, names, consent, capture time), race-safe on the unique index
  * leads_registration_email_unique. The owner is the event's owner while that user is still a member of the account.
+ * Registering again brings a lead in the trash back (the person asked anew).
  */
 export async function upsertRegistration(
   db: Knex,
@@ -257,7 +265,8 @@ export async function upsertRegistration(
      on conflict (ld_eventid, lower(ld_email)) where ld_source = 'registration' and ld_email is not null
      do update set ld_email = excluded.ld_email, ld_first_name = excluded.ld_first_name, ld_last_name = excluded.ld_last_name,
                    ld_answers = excluded.ld_answers, ld_consent_news = excluded.ld_consent_news,
-                   ld_consent_text = excluded.ld_consent_text, ld_captured_at = excluded.ld_captured_at, ld_updated_at = now()
+                   ld_consent_text = excluded.ld_consent_text, ld_captured_at = excluded.ld_captured_at, ld_updated_at = now(),
+                   ld_deleted_at = null
      returning ld_id, (xmax = 0) as inserted`,
     [
       e.ev_accountid,

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, configure, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { AdminContext, TestMemoryRouter, type I18nProvider } from 'react-admin';
 import ConsoleMenu from '../../admin/src/console/ConsoleMenu';
 import { setSession } from '../../admin/src/providers/session';
@@ -14,8 +14,6 @@ vi.mock('../../resources/registry', async (importOriginal) => {
   const { sponsors } = await import('../fixtures/sponsors/sponsors');
   return { ...real, ACCOUNT_RESOURCES: [...real.ACCOUNT_RESOURCES, sponsors], RESOURCES: [...real.RESOURCES, sponsors] };
 });
-
-configure({ asyncUtilTimeout: 5000 });
 
 let i18nProvider: I18nProvider;
 beforeAll(async () => {

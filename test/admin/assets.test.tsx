@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import QRCode from 'qrcode';
@@ -9,7 +9,10 @@ import { addConsoleTexts, addReactAdminTexts, i18nReady } from '../../admin/src/
 import { ConsoleContext } from '../../admin/src/console/ConsoleContext';
 import { AssetUploader } from '../../admin/src/assets/AssetUploader';
 import { AssetPicker } from '../../admin/src/assets/AssetPicker';
+import { AssetFilePanel } from '../../admin/src/assets/AssetEdit';
+import type { AssetRecord } from '../../admin/src/assets/assetsApi';
 import { realUploaderDeps, type UploaderDeps } from '../../admin/src/assets/assetDeps';
+import type { ReplaceDeps } from '../../admin/src/assets/assetUpload';
 import {
   assetErrorOf,
   checkFields,
@@ -27,9 +30,6 @@ import { qrMatrix, qrPath, qrSvg, playerUrl, QUIET_ZONE } from '../../admin/src/
 import { CodeQrPanel } from '../../admin/src/codes/CodeQr';
 import { setSession } from '../../admin/src/providers/session';
 import { ACCOUNT, mountConsole, sessionAs, type Row } from '../helpers/consoleScreens';
-
-// Two cores shared by several test runs: a slow render is not a failure.
-configure({ asyncUtilTimeout: 5000 });
 
 let i18nProvider: I18nProvider;
 beforeAll(async () => {
@@ -354,6 +354,83 @@ describe('asset uploader (the console screen, against a fake API)', () => {
     expect(within(row('a.png')).getAllByText('Use lower-case letters, digits, - and _, starting with a letter (at most 63)').length).toBeGreaterThan(0);
     expect(signed).toHaveLength(0);
     expect(registered).toHaveLength(0);
+  });
+});
+
+describe("replacing an asset's file (the edit page's file panel)", () => {
+  afterEach(cleanup);
+
+  const asset = {
+    id: 'a1',
+    as_id: 'a1',
+    as_title: 'Hall map',
+    as_name: 'hall-map',
+    as_version: 1,
+    as_filename: 'hall-map.png',
+    as_sha256: 'f'.repeat(64),
+    kind: 'image',
+    url: `/storage${PATH}/f1?v=1`,
+    thumbnail_url: null,
+  } as unknown as AssetRecord;
+
+  /** Fake dependencies: PUT answers from `puts` in turn (an Error is a dropped connection), the API's replacement from `replace`. */
+  function renderPanel(puts: (Error | number)[], replace: () => Promise<AssetRecord> = async () => ({ ...asset, as_version: 2 })) {
+    const calls = { put: 0, replace: 0 };
+    const deps: ReplaceDeps = {
+      sign: async (ids) => ids.map((id) => ({ id, url: `http://storage.test${PATH}/${id}`, path: PATH, expires_at: '', max_bytes: 100 })),
+      async put(_url, _blob, onProgress) {
+        const answer = puts[calls.put++] ?? 200;
+        if (answer instanceof Error) throw answer;
+        onProgress(1);
+        return { status: answer, body: answer === 200 ? { code: 'ok' } : { code: 'unknown_error' } };
+      },
+      thumbnail: async () => null,
+      replace: () => {
+        calls.replace++;
+        return replace();
+      },
+    };
+    render(
+      <MemoryRouter>
+        <AdminContext i18nProvider={i18nProvider}>
+          <ConsoleContext.Provider value={{ accountId: ACCOUNT, role: 'root' }}>
+            <AssetFilePanel asset={asset} deps={deps} />
+          </ConsoleContext.Provider>
+        </AdminContext>
+      </MemoryRouter>,
+    );
+    const user = userEvent.setup({ applyAccept: false });
+    const pick = async (f: File) => user.upload(await screen.findByTestId('asset-replace-input'), f);
+    return { calls, user, pick };
+  }
+
+  it('offers "Try again" after a failure a retry can mend, and the retry sends the same file', async () => {
+    const { calls, user, pick } = renderPanel([new Error('network')]);
+    await pick(file('hall-map-v2.png', 'image/png'));
+    const alert = await screen.findByTestId('asset-replace-error');
+    expect(alert.textContent).toContain('Failed to upload the asset to the storage server (check server log)');
+    expect(calls.replace).toBe(0);
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(calls.replace).toBe(1));
+    expect(calls.put).toBe(2);
+    await waitFor(() => expect(screen.queryByTestId('asset-replace-error')).toBeNull());
+  });
+
+  it('offers no retry when the file itself is refused or the caller may not replace it', async () => {
+    await renderPanel([]).pick(file('huge.png', 'image/png', 500));
+    const tooLarge = await screen.findByTestId('asset-replace-error');
+    expect(tooLarge.textContent).toContain('The file is too large');
+    expect(within(tooLarge).queryByRole('button')).toBeNull();
+    cleanup();
+
+    const { calls, pick } = renderPanel([], async () => {
+      throw new ApiRequestError(403, { code: 'forbidden', message: 'no' });
+    });
+    await pick(file('hall-map-v2.png', 'image/png'));
+    const forbidden = await screen.findByTestId('asset-replace-error');
+    expect(forbidden.textContent).toContain('You do not have permission to do this');
+    expect(within(forbidden).queryByRole('button')).toBeNull();
+    expect(calls.replace).toBe(1);
   });
 });
 

@@ -90,10 +90,13 @@ describe('who enters a console and what its menu offers', () => {
   it("shows each resource with its group's read bit for the caller's role in that account, never child resources", () => {
     const names = (s: Session, a = A) => menuResourcesFor(s, a).map((d) => d.name);
     // Every resource that is not a child of another, the one-record ones (settings) after the everyday ones.
-    const topLevel = ACCOUNT_RESOURCES.filter((d) => !parentFieldOf(d));
+    // Saved views have no item of their own (menu: false): each list's Views menu manages them.
+    const topLevel = ACCOUNT_RESOURCES.filter((d) => !parentFieldOf(d) && d.menu !== false);
     const all = [...topLevel.filter((d) => !d.singleton), ...topLevel.filter((d) => d.singleton)].map((d) => d.name);
     expect(all).toContain('members');
     expect(all).not.toContain('form-elements');
+    expect(all).not.toContain('views');
+    expect(ACCOUNT_RESOURCES.map((d) => d.name)).toContain('views');
     expect(all.at(-1)).toBe('settings');
     expect(names(session('root'))).toEqual(all);
     expect(names(session('member', [membership(A, 'superadmin')]))).toEqual(all);

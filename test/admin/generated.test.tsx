@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, configure, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AdminContext, HttpError, Notification, TestMemoryRouter, useRouterProvider, type AuthProvider, type DataProvider, type I18nProvider } from 'react-admin';
 import { defineAccountResource } from '../../resources/define';
@@ -165,9 +165,6 @@ const GADGETS: Row[] = Array.from({ length: 30 }, (_, i) => {
     g_options: null,
   };
 });
-
-// Rendering a 25-row list in jsdom takes longer than Testing Library's default second.
-configure({ asyncUtilTimeout: 5000 });
 
 let i18nProvider: I18nProvider;
 beforeAll(async () => {

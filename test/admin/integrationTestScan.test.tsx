@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AdminContext, testDataProvider, type I18nProvider } from 'react-admin';
 import { IntegrationTestScan } from '../../admin/src/integrations/IntegrationTestScan';
@@ -62,7 +62,28 @@ describe('IntegrationTestScan', () => {
     await scan(' 1001 ');
     const result = await screen.findByTestId('integration-test-result');
     expect(result.textContent).toBe('The provider answeredemailada@example.comfirst_nameAdacompanyEngines');
-    expect(sent.filter((c) => c.url.endsWith('/test'))).toEqual([{ url: '/api/1/accounts/acc/integrations/int-1/test', body: { code: '1001' } }]);
+    // root has app_general export_curl: the server is asked for the request it sent too
+    expect(sent.filter((c) => c.url.endsWith('/test'))).toEqual([{ url: '/api/1/accounts/acc/integrations/int-1/test', body: { code: '1001', show_request: true } }]);
+  });
+
+  it('"Copy as cURL" copies the request the server sent (signature included, key masked)', async () => {
+    const request = {
+      method: 'POST',
+      url: 'https://scan.example.com/badge',
+      headers: { 'Content-Type': 'application/json', 'X-Api-Key': '…6789', 'X-Signature': 'abc123' },
+      body: '{"event":null,"code":"it\'s"}',
+    };
+    answer = json(502, { code: 'badge_scan_failed', message: 'The provider answered an error', reason: 'provider_error', provider_status: 404, request });
+    await scan('1001');
+    await screen.findByTestId('integration-test-error');
+    // user-event's own clipboard stands in for the browser's.
+    const user = userEvent.setup();
+    await user.click(screen.getByTestId('copy-curl'));
+    await waitFor(async () =>
+      expect(await navigator.clipboard.readText()).toBe(
+        `curl -X POST -H 'Content-Type: application/json' -H 'X-Api-Key: …6789' -H 'X-Signature: abc123' --data-raw '{"event":null,"code":"it'\\''s"}' 'https://scan.example.com/badge'`,
+      ),
+    );
   });
 
   it('a timeout shows the spec text; a provider error its status; an unreachable provider why', async () => {

@@ -8,8 +8,8 @@ import { ACCOUNT, mountConsole, sessionAs, type Row } from '../helpers/consoleSc
 
 /**
  * The console's lead screens in jsdom over an in-memory data provider and a stubbed fetch for the calls outside
- * react-admin's data provider (the event's forms, the bulk action): the list's actions on everything the filter
- * matches, the lead page (answers read-only by the shared renderer, photos, consent text) and the transcription
+ * react-admin's data provider (the event's forms, the bulk call): the list's generic bulk on the rows ticked or on
+ * everything the filter matches, the lead page (answers read-only by the shared renderer, photos, consent text) and the transcription
  * queue (done with complete answers, lead_incomplete under the field, postpone, next, the keys).
  */
 let i18nProvider: I18nProvider;
@@ -42,7 +42,7 @@ const GRAPH = {
 
 type Call = { method: string; path: string; body?: unknown };
 let calls: Call[] = [];
-function serveFetch() {
+function serveFetch(refusal?: Record<string, unknown>) {
   calls = [];
   document.cookie = 'ls.csrf-token=tok';
   vi.stubGlobal(
@@ -51,7 +51,7 @@ function serveFetch() {
       const call = { method: init.method ?? 'GET', path: String(url).replace(/^\/api\/1/, ''), body: init.body ? JSON.parse(String(init.body)) : undefined };
       calls.push(call);
       if (call.path.endsWith(`/events/${EVENT}/graph`)) return Response.json(GRAPH);
-      if (call.path.endsWith('/leads/bulk')) return Response.json({ count: 2 });
+      if (call.path.endsWith('/leads/bulk')) return refusal ? Response.json(refusal, { status: 400 }) : Response.json({ count: 2 });
       if (call.path.includes('/handoffs')) return Response.json([], { headers: { 'Content-Range': 'handoffs 0-0/0' } });
       return Response.json({ code: 'not_found', message: 'Not found' }, { status: 404 });
     }),
@@ -80,38 +80,73 @@ const lead = (id: string, extra: Record<string, unknown> = {}): Row => ({
 const tables = (leads: Row[]) => ({ leads, members: [nina], events: [{ id: EVENT, ev_title: 'Expo 2026' }] });
 
 describe('leads list', () => {
-  it('acts on every lead the filter matches after a confirmation that says how many, and downloads them as CSV', async () => {
+  const tickPage = async () => fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all' }, { timeout: 15_000 }));
+  const bulkCall = () => calls.find((c) => c.path.endsWith('/leads/bulk'));
+
+  it('deletes every lead the filter matches through the generic bulk, after a confirmation that says all N, and downloads them as CSV', async () => {
     serveFetch();
-    const rows = [
-      lead('l1', { ld_source: 'card', ld_email: 'a@example.com' }),
-      lead('l2', { ld_source: 'card', ld_email: 'b@example.com' }),
-      lead('l3', { ld_email: 'c@example.com' }),
-    ];
+    const rows = [...Array.from({ length: 27 }, (_, i) => lead(`c${i}`, { ld_source: 'card', ld_email: `c${i}@example.com` })), lead('m1', { ld_email: 'm@example.com' })];
     const filter = { ld_source: 'card' };
     mountConsole(sessionAs('member', 'admin'), `/leads?filter=${encodeURIComponent(JSON.stringify(filter))}`, tables(rows), i18nProvider);
-    // the first list of the file loads its chunks: give it time
-    const bulk = await screen.findByRole('button', { name: 'All 2 matching' }, { timeout: 15_000 });
-    const csv = screen.getByTestId('leads-export');
-    expect(decodeURIComponent(csv.getAttribute('href')!)).toBe(`/api/1/accounts/${ACCOUNT}/leads/export.csv?filter=${JSON.stringify(filter)}`);
-    fireEvent.click(bulk);
-    fireEvent.click(await screen.findByRole('menuitem', { name: 'Delete all 2' }));
+    const csv = await screen.findByTestId('leads-export', {}, { timeout: 15_000 });
+    await waitFor(() => expect(decodeURIComponent(csv.getAttribute('href')!)).toBe(`/api/1/accounts/${ACCOUNT}/leads/export.csv?filter=${JSON.stringify(filter)}`));
+    await tickPage();
+    fireEvent.click(await screen.findByTestId('select-all-matching'));
+    expect((await screen.findByTestId('all-matching-selected')).textContent).toBe('All 27 matching records are selected');
+    fireEvent.click(screen.getByTestId('bulk-delete'));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Delete 2 leads?')).toBeTruthy();
-    expect(calls.some((c) => c.path.endsWith('/leads/bulk'))).toBe(false); // nothing before the confirmation
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() =>
-      expect(calls.find((c) => c.path.endsWith('/leads/bulk'))).toEqual({ method: 'POST', path: `/accounts/${ACCOUNT}/leads/bulk`, body: { filter, action: 'delete' } }),
-    );
-    expect(await screen.findByText('2 leads deleted.')).toBeTruthy();
+    expect(within(dialog).getByText('Delete 27 records?')).toBeTruthy();
+    expect(dialog.textContent).toContain('This is all 27 records the current search and filters match, not only the page shown.');
+    expect(bulkCall()).toBeUndefined(); // nothing before the confirmation
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete 27' }));
+    await waitFor(() => expect(bulkCall()).toEqual({ method: 'POST', path: `/accounts/${ACCOUNT}/leads/bulk`, body: { action: 'delete', filter } }));
+    expect(await screen.findByText('2 records deleted.')).toBeTruthy(); // the server's count
   });
 
-  it('without a filter the bulk call says it means all leads', async () => {
+  it('without a filter, "all matching" is filter {} (every lead), said in the dialog; validity and owner are the bulk fields', async () => {
     serveFetch();
+    mountConsole(sessionAs('member', 'admin'), '/leads', tables(Array.from({ length: 30 }, (_, i) => lead(`l${i}`))), i18nProvider);
+    await tickPage();
+    fireEvent.click(await screen.findByTestId('select-all-matching'));
+    fireEvent.click(await screen.findByTestId('bulk-update'));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Change 30 records')).toBeTruthy();
+    expect(dialog.textContent).toContain('This is all 30 records the current search and filters match');
+    expect(within(dialog).getByRole('combobox', { name: /Owner/ })).toBeTruthy();
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: /Valid/ }));
+    fireEvent.click(await screen.findByRole('option', { name: 'No' }));
+    fireEvent.click(within(dialog).getByTestId('bulk-update-save'));
+    await waitFor(() => expect(bulkCall()?.body).toEqual({ action: 'update', filter: {}, changes: { ld_is_valid: false } }));
+    expect(await screen.findByText('2 records changed.')).toBeTruthy();
+  });
+
+  it('ticked leads by id; a refusal (an owner who is no member) shows its reasons and changes nothing', async () => {
+    serveFetch({
+      code: 'bulk_refused',
+      message: '2 of 2 records cannot be changed; nothing was changed',
+      refused: 2,
+      reasons: [
+        { id: 'l1', code: 'validation_failed', message: 'Choose one of the list', fields: { ld_ownerid: 'error_reference_invalid' } },
+        { id: 'l2', code: 'validation_failed', message: 'Choose one of the list', fields: { ld_ownerid: 'error_reference_invalid' } },
+      ],
+    });
     mountConsole(sessionAs('member', 'admin'), '/leads', tables([lead('l1'), lead('l2'), lead('l3')]), i18nProvider);
-    fireEvent.click(await screen.findByRole('button', { name: 'All 3 matching' }));
-    fireEvent.click(await screen.findByRole('menuitem', { name: 'Mark all 3 as invalid' }));
-    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Mark as invalid' }));
-    await waitFor(() => expect(calls.find((c) => c.path.endsWith('/leads/bulk'))?.body).toEqual({ filter: {}, action: 'invalid', all: true }));
+    await waitFor(() => expect(document.querySelectorAll('tbody .select-item input').length).toBe(3), { timeout: 15_000 });
+    const boxes = [...document.querySelectorAll<HTMLInputElement>('tbody .select-item input')];
+    fireEvent.click(boxes[0]);
+    fireEvent.click(boxes[1]);
+    expect(screen.queryByTestId('select-all-matching')).toBeNull();
+    fireEvent.click(await screen.findByTestId('bulk-update'));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: /Valid/ }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Yes' }));
+    fireEvent.click(within(dialog).getByTestId('bulk-update-save'));
+    await waitFor(() => expect(bulkCall()?.body).toEqual({ action: 'update', ids: ['l1', 'l2'], changes: { ld_is_valid: true } }));
+    const refused = await screen.findByTestId('bulk-refused');
+    const reference = i18nProvider.translate('error_reference_invalid');
+    expect(reference).not.toBe('error_reference_invalid');
+    expect(refused.textContent).toContain(`l1: ${reference}`);
+    expect(refused.textContent).toContain(`l2: ${reference}`);
   });
 });
 

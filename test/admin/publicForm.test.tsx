@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { PublicFormPage } from '../../admin/src/publicForm/PublicFormPage';
+import { RichText } from '../../admin/src/publicForm/RichText';
 import { PublicFormApp } from '../../admin/src/publicForm/PublicFormApp';
 import { previewRoute, stylesheetUrl } from '../../admin/src/publicForm/preview';
 import { pageTexts, safeHttpUrl, type PublicFormData, type PublicFormStyle } from '../../admin/src/publicForm/model';
@@ -33,10 +34,10 @@ const style: PublicFormStyle & { st_custom_css: string } = {
   st_id: 's',
   st_form_logo_assetid: '0b7e4f6e-2c1d-4c61-9d55-0c0f4e1a2b3c',
   st_form_title: 'Join the Spring Expo',
-  st_form_description: 'Tell us who you are.\nWe will send your badge.',
+  st_form_description: '<p>Tell us who you are.<br />We will send your <strong>badge</strong>.</p>',
   st_thanks_logo_assetid: null,
   st_thanks_title: 'See you at the Expo',
-  st_thanks_description: 'Your badge is on its way.',
+  st_thanks_description: '<p>Your badge is on its way.</p>',
   st_external_url_title: 'Plan your visit',
   st_external_url: 'https://expo.example.com/plan',
   st_custom_css: CUSTOM_CSS,
@@ -61,7 +62,9 @@ describe('the public form page', () => {
   it('form view: logo placeholder, title, description, the form with required marks, the opt-in with its text, a submit button; custom CSS only as a stylesheet link', () => {
     render(<PublicFormPage data={data} locale="en" stylesheetHref={STYLESHEET} />);
     expect(screen.getByRole('heading', { level: 1, name: 'Join the Spring Expo' })).toBeTruthy();
-    expect(screen.getByText(/Tell us who you are\./).textContent).toBe('Tell us who you are.\nWe will send your badge.');
+    // the description is rich text: its paragraph, line break and bold drawn as such
+    const description = document.querySelector('.ls-public-description') as HTMLElement;
+    expect(description.innerHTML).toBe('<p>Tell us who you are.<br>We will send your <strong>badge</strong>.</p>');
     expect(screen.getByRole('img', { name: 'Logo' }).getAttribute('data-asset-id')).toBe(style.st_form_logo_assetid);
     expect(screen.getByText('Fields marked * are required.')).toBeTruthy();
     const first = screen.getByRole('textbox', { name: /First name/ });
@@ -159,6 +162,50 @@ describe('the public form page', () => {
   it('draws every element type of the contract', () => {
     render(<PublicFormPage data={{ ...data, form: { elements: everyType() } }} locale="en" />);
     for (const el of everyType()) expect(document.querySelector(`[data-name="${el.fe_name}"]`), el.fe_type).not.toBeNull();
+  });
+});
+
+describe('rich text on the public page', () => {
+  it("the style's form description, then the event's description, above the form; neither on the thanks page", () => {
+    const withEvent: PublicFormData = {
+      ...data,
+      event: { ...data.event, ev_description: '<h2>Programme</h2><ul><li>Keynote at <em>ten</em></li></ul><blockquote><p>Worth it</p></blockquote>' },
+    };
+    const { unmount } = render(<PublicFormPage data={withEvent} locale="en" />);
+    const card = document.querySelector('.ls-public-form-page') as HTMLElement;
+    const blocks = [...card.querySelectorAll('.ls-public-richtext')];
+    expect(blocks.map((b) => b.className)).toEqual(['ls-public-description ls-public-richtext', 'ls-public-event-description ls-public-richtext']);
+    expect(blocks[1].innerHTML).toBe('<h2>Programme</h2><ul><li>Keynote at <em>ten</em></li></ul><blockquote><p>Worth it</p></blockquote>');
+    expect(screen.getByRole('heading', { level: 2, name: 'Programme' })).toBeTruthy();
+    // both come before the form
+    expect(blocks[1].compareDocumentPosition(card.querySelector('form')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    unmount();
+    render(<PublicFormPage data={withEvent} view="thanks" locale="en" />);
+    expect(screen.queryByText('Programme')).toBeNull();
+    expect(document.querySelector('.ls-public-description')!.innerHTML).toBe('<p>Your badge is on its way.</p>');
+  });
+
+  it('draws only the allow-list, even of HTML that never passed the API: no script, handler, style, frame or javascript: link', () => {
+    const hostile =
+      '<p onclick="window.__pwned = 1" style="position:fixed;inset:0" class="x">Hello <b>bold</b> <a href="javascript:window.__pwned = 2">bad</a> ' +
+      '<a href="https://ok.example/" target="_self">good</a> <a href="mailto:info@example.com">mail</a></p>' +
+      '<script>window.__pwned = 3</script><img src="x" onerror="window.__pwned = 4"><iframe src="https://evil.example/"></iframe>' +
+      '<style>body { display: none }</style><svg><a href="javascript:x"><text>svg</text></a></svg>';
+    render(<RichText html={hostile} className="ls-public-richtext" />);
+    const root = document.querySelector('.ls-public-richtext') as HTMLElement;
+    expect(root.innerHTML).toBe(
+      '<p>Hello bold <a>bad</a> <a href="https://ok.example/" rel="noopener noreferrer" target="_blank">good</a> <a href="mailto:info@example.com" rel="noopener noreferrer">mail</a></p>',
+    );
+    expect(document.querySelector('script, img, iframe, style, svg, [onclick], [style]')).toBeNull();
+    expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
+  });
+
+  it('nothing for an empty value', () => {
+    for (const html of [null, undefined, '', '   ']) {
+      const { container, unmount } = render(<RichText html={html} className="ls-public-richtext" />);
+      expect(container.innerHTML).toBe('');
+      unmount();
+    }
   });
 });
 

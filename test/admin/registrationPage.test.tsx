@@ -24,7 +24,7 @@ afterEach(() => {
 const elements = [element('text', 'email', { fe_title: 'E-mail', fe_is_required: true }), element('text', 'company', { fe_title: 'Company' })];
 const info = (over: Partial<RegistrationInfo> = {}): RegistrationInfo => ({
   state: 'open',
-  event: { id: EVENT, ev_title: 'Winter Expo', ev_start_date: null, ev_end_date: null, ev_access_type: 'open', ev_consent_text: null },
+  event: { id: EVENT, ev_title: 'Winter Expo', ev_start_date: null, ev_end_date: null, ev_access_type: 'open', ev_consent_text: null, ev_description: null },
   form: { f_id: 'f', f_title: 'Form', elements },
   style: { st_id: 's', st_form_title: 'Register for Winter Expo' },
   consent_text: 'x',
@@ -62,6 +62,16 @@ describe('the registration page', () => {
     expect(PUBLIC_TEXTS.en.page.error_event_has_no_form).toBe('The event manager needs to create a details form');
     expect(registerEventId(`/register/${EVENT.toUpperCase()}`)).toBe(EVENT);
     expect(registerEventId('/register/nope')).toBeUndefined();
+  });
+
+  it("the event's description (rich text from the API) is drawn above the form", async () => {
+    const event = { ...info().event, ev_description: '<p>Hall 5, <strong>doors at nine</strong>.</p><ol><li>Badge</li><li>Coffee</li></ol>' };
+    fakeApi(() => ({ status: 200, body: info({ event }) }));
+    renderAt(`/register/${EVENT}`);
+    await screen.findByRole('button', { name: 'Register' });
+    const description = document.querySelector('.ls-public-event-description') as HTMLElement;
+    expect(description.innerHTML).toBe('<p>Hall 5, <strong>doors at nine</strong>.</p><ol><li>Badge</li><li>Coffee</li></ol>');
+    expect(description.compareDocumentPosition(document.querySelector('form.ls-public-form')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it('closed, no form and an unknown event: the message, no form', async () => {

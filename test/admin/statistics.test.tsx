@@ -205,7 +205,7 @@ describe('the statistics menu item', () => {
       expect(
         menuPagesFor(as(role), ACCOUNT).map((p) => p.name),
         role,
-      ).toEqual(['statistics']);
+      ).toEqual(['statistics', 'developer']);
     expect(menuPagesFor(as('member'), ACCOUNT)).toEqual([]);
     expect(menuPagesFor(as('superadmin'), 'another-account')).toEqual([]);
   });

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import { MISSING, startApp, type Signed, type TestApp } from '../helpers/app.js';
 import { accountPath, createRecord } from '../helpers/console.js';
-import { events } from '../../resources/index.js';
-import { isEventActive } from '../../resources/events.js';
+import { events, isEventActive } from '../../resources/events.js';
 import { todayUtc } from '../../api/routes/accountSummary.js';
 
 /** YYYY-MM-DD `days` away from today (UTC). */

@@ -7,12 +7,20 @@ import { driftOf } from '../helpers/drift.js';
 
 /**
  * README "Add a resource", proved: the sponsors module (test/fixtures/sponsors) joins a temporary registry, its
- * migration runs, and the API, the grants and the console menu follow without another file being touched.
+ * migration runs, and the API, the grants and the console menu follow without another file being touched. The venues
+ * module (test/fixtures/venues) does the same for a platform resource: tenancy is a property of the declaration, and
+ * the one pipeline serves it at /api/1/venues.
  */
 vi.mock('../../resources/registry.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../resources/registry.js')>();
   const { sponsors } = await import('../fixtures/sponsors/sponsors.js');
-  return { ...real, ACCOUNT_RESOURCES: [...real.ACCOUNT_RESOURCES, sponsors], RESOURCES: [...real.RESOURCES, sponsors] };
+  const { venues } = await import('../fixtures/venues/venues.js');
+  return {
+    ...real,
+    ACCOUNT_RESOURCES: [...real.ACCOUNT_RESOURCES, sponsors],
+    ENTRY_RESOURCES: [...real.ENTRY_RESOURCES, venues],
+    RESOURCES: [...real.RESOURCES, sponsors, venues],
+  };
 });
 
 describeEachDb('a resource added in one module and one migration', (kind) => {
@@ -99,5 +107,59 @@ describeEachDb('a resource added in one module and one migration', (kind) => {
     expect(menu).toContain('sponsors');
     const superMe = (await as.superadmin.get('/api/1/auth/me')).body;
     expect(menuResourcesFor(superMe, accountId).map((d) => d.name)).toContain('sponsors');
+  });
+});
+
+describeEachDb('a platform resource added in one module and one migration', (kind) => {
+  let t: TestApp;
+  const as: Record<'root' | 'admin' | 'member', Signed> = {} as never;
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    await (await import('../fixtures/venues/20991231000002_create_venues.js')).up(t.db);
+    await prepareDatabase(t.db);
+    await t.context.permissions.refresh();
+    for (const role of ['root', 'admin', 'member'] as const) as[role] = await t.signedIn(role);
+  });
+  afterAll(() => t?.close());
+
+  it('its migration agrees with its declaration', async () => {
+    const { venues } = await import('../fixtures/venues/venues.js');
+    expect(driftOf(venues, await readCatalog(t.db))).toEqual([]);
+  });
+
+  it('gets the generic API at /api/1/venues: create, validation, unique name as 409, list, search, update, delete', async () => {
+    const created = await as.root.post('/api/1/venues', { vn_title: 'Expo Hall', vn_city: 'Utrecht', vn_capacity: 800 });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ vn_title: 'Expo Hall', vn_city: 'Utrecht', vn_capacity: 800, id: created.body.vn_id });
+    expect(created.body).not.toHaveProperty('vn_accountid');
+
+    const bad = await as.root.post('/api/1/venues', { vn_title: '', vn_capacity: 0 });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.fields).sort()).toEqual(['vn_capacity', 'vn_title']);
+    const taken = await as.root.post('/api/1/venues', { vn_title: 'Expo Hall' });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toMatchObject({ code: 'name_taken', fields: { vn_title: 'error_name_taken' } });
+
+    await as.root.post('/api/1/venues', { vn_title: 'Beurs', vn_city: 'Amsterdam' });
+    const found = await as.admin.get(`/api/1/venues?filter=${encodeURIComponent(JSON.stringify({ q: 'exp' }))}`);
+    expect(found.status).toBe(200);
+    expect(found.body.map((r: { vn_title: string }) => r.vn_title)).toEqual(['Expo Hall']);
+    expect(found.headers['content-range']).toMatch(/\/1$/);
+
+    const updated = await as.root.put(`/api/1/venues/${created.body.vn_id}`, { vn_capacity: 900 });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ vn_title: 'Expo Hall', vn_capacity: 900 });
+    expect(new Date(updated.body.vn_updated_at).getTime()).toBeGreaterThanOrEqual(new Date(created.body.vn_updated_at).getTime());
+    expect((await as.root.delete(`/api/1/venues/${created.body.vn_id}`)).status).toBe(200);
+    expect((await as.root.get(`/api/1/venues/${created.body.vn_id}`)).status).toBe(404);
+  });
+
+  it('answers each role as its entry group grants: admin reads only, a member not at all', async () => {
+    expect((await as.admin.get('/api/1/venues')).status).toBe(200);
+    expect((await as.admin.post('/api/1/venues', { vn_title: 'Not mine' })).status).toBe(403);
+    expect((await as.member.get('/api/1/venues')).status).toBe(403);
+    const me = (await as.admin.get('/api/1/auth/me')).body;
+    expect(JSON.stringify(me)).toContain('entry_venues');
   });
 });

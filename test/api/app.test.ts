@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import { startApp, withGrant, type Signed, type TestApp } from '../helpers/app.js';
 import { createRecord } from '../helpers/console.js';
-import { events } from '../../resources/index.js';
+import { events } from '../../resources/events.js';
 import { todayUtc } from '../../api/routes/accountSummary.js';
 
 /** YYYY-MM-DD `days` away from today (UTC). */

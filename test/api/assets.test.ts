@@ -6,8 +6,8 @@ import { bigPng, CSV, DRIVERS, JPEG, mp4, PDF, PNG, putBytes, storedKeys, startS
 import { createAsset, signAssets, uploadAssetFile } from '../helpers/assets.js';
 import { accountPath, createRecord, startConsoleApp } from '../helpers/console.js';
 import { objectKey } from '../../api/storage/keys.js';
-import { carouselGroups, carousels, codes, collections } from '../../resources/index.js';
-import { CODE_RE } from '../../resources/carousels.js';
+import { carouselGroups, carousels, codes, CODE_RE } from '../../resources/carousels.js';
+import { collections } from '../../resources/collections.js';
 
 type Row = Record<string, unknown>;
 const MAX = 256 * 1024; // storageConfig's maxFileBytes
@@ -237,7 +237,7 @@ for (const driver of DRIVERS) {
         expect((await root.put(assetsUrl(b, `/${created.id}/file`), good)).status).toBe(404);
       });
 
-      it('deletes the record and its bytes', async () => {
+      it('a delete moves the asset to the trash (its bytes kept, no longer served); the purge removes the record and its bytes', async () => {
         const file = await uploadAssetFile(t, root, a, PNG, 'gone.png', JPEG);
         const created = (await register(a, file)).body;
         const keys = [keyOf(created.url), keyOf(created.thumbnail_url)];
@@ -245,10 +245,16 @@ for (const driver of DRIVERS) {
         const del = await root.delete(assetsUrl(a, `/${created.id}`));
         expect(del.status).toBe(200);
         expect((await root.get(assetsUrl(a, `/${created.id}`))).status).toBe(404);
+        // In the trash: the bytes wait for the purge (a restore brings the asset back whole), but nobody is served them.
+        for (const k of keys) expect(await storedKeys(t)).toContain(k);
+        expect((await fetchBytes(created.url)).status).toBe(404);
+        expect((await root.delete(assetsUrl(a, `/${created.id}`))).status).toBe(404);
+        const purge = await root.delete(assetsUrl(a, `/${created.id}/purge`));
+        expect(purge.status).toBe(200);
         expect(await t.db('assets').where('as_id', created.id).first()).toBeUndefined();
         for (const k of keys) expect(await storedKeys(t)).not.toContain(k);
         expect((await fetchBytes(created.url)).status).toBe(404);
-        expect((await root.delete(assetsUrl(a, `/${created.id}`))).status).toBe(404);
+        expect((await root.delete(assetsUrl(a, `/${created.id}/purge`))).status).toBe(404);
       });
 
       it('a member reads assets but cannot upload, register, replace or delete; no session 401; no CSRF token 403', async () => {
@@ -362,9 +368,21 @@ describeEachDb('collection assets and group carousels', (kind) => {
     res = await root.put(items, { ids: [y.id, z.id] });
     expect(res.body).toEqual({ ids: [y.id, z.id] });
     expect((await root.get(items)).body.ids).toEqual([y.id, z.id]);
-    // Deleting an asset takes it out of the collection.
+    // Deleting an asset (to the trash) takes it out of the collection; a restore puts it back in its place, a purge
+    // takes it out for good.
     expect((await root.delete(`${accountPath(a, 'assets')}/${y.id}`)).status).toBe(200);
     expect((await root.get(items)).body.ids).toEqual([z.id]);
+    // A change of the collection meanwhile keeps the trashed asset's place.
+    expect((await root.put(items, { ids: [z.id, x.id] })).body).toEqual({ ids: [z.id, x.id] });
+    expect((await root.post(`${accountPath(a, 'assets')}/${y.id}/restore`)).status).toBe(200);
+    // Back in the collection at its old position (0: level with z, which now holds that position too).
+    const restored: string[] = (await root.get(items)).body.ids;
+    expect([...restored].sort()).toEqual([x.id, y.id, z.id].sort());
+    expect(restored.filter((id) => id !== y.id)).toEqual([z.id, x.id]);
+    expect(restored.indexOf(String(y.id))).toBeLessThan(restored.indexOf(String(x.id)));
+    expect((await root.delete(`${accountPath(a, 'assets')}/${y.id}`)).status).toBe(200);
+    expect((await root.delete(`${accountPath(a, 'assets')}/${y.id}/purge`)).status).toBe(200);
+    expect((await root.get(items)).body.ids).toEqual([z.id, x.id]);
     expect((await root.put(items, { ids: [] })).body).toEqual({ ids: [] });
   });
 

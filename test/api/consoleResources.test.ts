@@ -4,7 +4,8 @@ import { MISSING, withGrant, type Signed, type TestApp } from '../helpers/app.js
 import { uploadAssetFile } from '../helpers/assets.js';
 import { accountPath, countIn, createRecord, parentField, sampleBody, startConsoleApp } from '../helpers/console.js';
 import { insertEvent, insertLead } from '../helpers/leadRows.js';
-import { ACCOUNT_RESOURCES, carousels, slides, variants } from '../../resources/index.js';
+import { ACCOUNT_RESOURCES } from '../../resources/index.js';
+import { carousels, slides, variants } from '../../resources/carousels.js';
 import { can, PERMISSIONS, ROLES } from '../../resources/permissions.js';
 import { fieldsOf } from '../../resources/define.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
@@ -42,6 +43,8 @@ describeEachDb('account resources from the registry', (kind) => {
       return { ho_leadid: lead.ld_id, ho_to_userid: rep.u_id };
     }
     if (decl.name === 'assets') return uploadAssetFile(t, root, account);
+    // A saved view names a list the caller may open.
+    if (decl.name === 'views') return { vw_resource: 'events' };
     if (decl.name === 'layers') {
       // A layer's variant must be of its slide's carousel; an iframe layer needs nothing else.
       const carousel = await createRecord(root, account, carousels);
@@ -157,7 +160,14 @@ describeEachDb('account resources from the registry', (kind) => {
         // An invite is revoked, not deleted (account-console.md: delete = revoke).
         if (!deletable) expect(await t.db(decl.table).where(pk, String(record.id)).first()).toBeTruthy();
         else if (decl.name === 'invites') expect((await t.db(decl.table).where(pk, String(record.id)).first()).iv_status).toBe('revoked');
-        else expect(await t.db(decl.table).where(pk, String(record.id)).first()).toBeUndefined();
+        else if (decl.trash) {
+          // A trash resource's delete moves it to the trash (platform-and-flows.md 1): gone from the API, and the purge
+          // removes the row.
+          expect((await root.get(`${path()}/${record.id}`)).status).toBe(404);
+          expect((await root.get(`${path()}/trash`)).body.map((r: Row) => r.id)).toContain(record.id);
+          expect((await root.delete(`${path()}/${record.id}/purge`)).status).toBe(200);
+          expect(await t.db(decl.table).where(pk, String(record.id)).first()).toBeUndefined();
+        } else expect(await t.db(decl.table).where(pk, String(record.id)).first()).toBeUndefined();
       });
 
       if (decl.order) {

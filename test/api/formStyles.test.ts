@@ -2,8 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import { MISSING, withGrant, type Signed, type TestApp } from '../helpers/app.js';
 import { accountPath, createRecord, startConsoleApp } from '../helpers/console.js';
-import { formStyles } from '../../resources/index.js';
-import { CUSTOM_CSS_MAX } from '../../resources/formStyles.js';
+import { formStyles, CUSTOM_CSS_MAX } from '../../resources/formStyles.js';
 import { publicFormCsp } from '../../api/routes/publicPages.js';
 
 type Row = Record<string, unknown>;

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import { queriesOf, type Signed, type TestApp } from '../helpers/app.js';
 import { accountPath, createRecord, startConsoleApp } from '../helpers/console.js';
-import { eventForms, events, formElements, forms, listItems, lists } from '../../resources/index.js';
+import { eventForms } from '../../resources/eventForms.js';
+import { events } from '../../resources/events.js';
+import { formElements } from '../../resources/formElements.js';
+import { forms } from '../../resources/forms.js';
+import { listItems } from '../../resources/listItems.js';
+import { lists } from '../../resources/lists.js';
 
 type Row = Record<string, unknown>;
 

@@ -253,6 +253,27 @@ describeEachDb('integrations', (kind) => {
     expect(seen.headers['x-signature']).toBe(crypto.createHmac('sha256', SECRET).update(seen.body).digest('hex'));
   });
 
+  it('with show_request (and export_curl) the test answers the request it sent, signature included, the key masked', async () => {
+    const id = String((await root.post(path(), body(provider.url, { in_key: 'key-123456789' }))).body.id);
+    const before = provider.requests.length;
+    const res = await root.post(`${path()}/${id}/test`, { code: '1003', show_request: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const seen = provider.requests[before];
+    expect(res.body.request).toEqual({
+      method: 'POST',
+      url: provider.url,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-Api-Key': '…6789', 'X-Signature': seen.headers['x-signature'] },
+      body: seen.body,
+    });
+    expect(JSON.stringify(res.body)).not.toContain('key-123456789');
+    expect(JSON.stringify(res.body)).not.toContain(SECRET);
+    // A failed scan carries it too; without show_request the answer is as before.
+    const failed = await root.post(`${path()}/${id}/test`, { code: 'nobody', show_request: true });
+    expect(failed.status).toBe(502);
+    expect(failed.body.request).toMatchObject({ method: 'POST', url: provider.url });
+    expect(Object.keys((await root.post(`${path()}/${id}/test`, { code: '1003' })).body)).toEqual(['answers']);
+  });
+
   it('a wrong secret is 502 badge_scan_failed (provider 401); an unknown code 502 (404)', async () => {
     const id = String((await root.post(path(), body(provider.url, { in_secret: 'not-the-secret' }))).body.id);
     const res = await root.post(`${path()}/${id}/test`, { code: '1001' });

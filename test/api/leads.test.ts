@@ -38,7 +38,12 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
 
   const path = (account = a) => `/api/1/accounts/${account}/leads`;
   const stored = (id: unknown) => t.db('leads').where('ld_id', String(id)).first();
-  const count = async (account = a) => Number((await t.db('leads').where('ld_accountid', account).count({ n: '*' }).first())?.n);
+  // The account's leads as the API sees them: not in the trash (a deleted lead waits there until its purge), nor of an
+  // event in the trash.
+  const count = async (account = a) =>
+    Number(
+      (await t.db('leads').join('events', 'ev_id', 'ld_eventid').where('ld_accountid', account).whereNull('ld_deleted_at').whereNull('ev_deleted_at').count({ n: '*' }).first())?.n,
+    );
   const create = (client: Signed, body: Row, account = a, headers: Record<string, string> = {}) => client.post(path(account), { ld_eventid: ev.event.id, ...body }, { headers });
   const photo = async (client: Signed = memberOfA, account = a) => {
     const id = crypto.randomUUID();
@@ -447,7 +452,7 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
       expect(past.body).toEqual([]);
       expect(past.headers['content-range']).toBe(`leads */${n}`);
       expect((await root.delete(`/api/1/accounts/${a}/events/${many.event.id}`)).status).toBe(200);
-    });
+    }, 90_000); // 10,050 leads written, each with its history entry (the trigger), before the first page
 
     it('bad filter values answer 400 invalid_filter', async () => {
       for (const filter of [
@@ -530,7 +535,8 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
           const calls: [string, Promise<{ status: number; text: string }>][] = [
             ['create', memberOfA.post(path(), withEvent)],
             ['update', memberOfA.put(`${path()}/${lead.id}`, b)],
-            ['bulk', memberOfA.post(`${path()}/bulk`, { filter: b, action: 'valid' })],
+            ['bulk', memberOfA.post(`${path()}/bulk`, { action: 'update', filter: b, changes: { ld_is_valid: true } })],
+            ['bulk changes', memberOfA.post(`${path()}/bulk`, { action: 'update', ids: [lead.id], changes: b })],
             ['list', memberOfA.get(`${path()}?${qs({ filter: b, range: [0, 4] })}`)],
             ['export', memberOfA.get(`${path()}/export.csv?${qs({ filter: b })}`)],
           ];
@@ -567,6 +573,8 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
         expect((await client.get(`${path()}/${res.body.id}`)).status).toBe(200);
         expect((await client.put(`${path()}/${res.body.id}`, { ld_is_valid: false })).status).toBe(200);
         expect((await client.delete(`${path()}/${res.body.id}`)).status).toBe(200);
+        expect((await client.get(`${path()}/${res.body.id}`)).status).toBe(404);
+        expect((await client.delete(`${path()}/${res.body.id}/purge`)).status).toBe(200);
         expect(await stored(res.body.id)).toBeUndefined();
       }
     });
@@ -590,9 +598,10 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
     });
   });
 
-  describe('bulk actions on a whole filter', () => {
+  describe('bulk actions on a whole filter (the generic POST …/leads/bulk)', () => {
     let fx: LeadEvent;
     const bulk = (body: Row, client: Signed = memberOfA, account = a) => client.post(`${path(account)}/bulk`, body);
+    const update = (filter: Row, changes: Row, client: Signed = memberOfA) => bulk({ action: 'update', filter, changes }, client);
 
     beforeAll(async () => {
       fx = await makeLeadEvent(root, a);
@@ -601,65 +610,134 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
         expect(res.status).toBe(201);
       }
     });
+    // The event's leads as the API sees them (a deleted lead is in the trash: its row stays until the purge).
     const inEvent = (where: Row = {}) =>
       t
         .db('leads')
         .where({ ld_eventid: fx.event.id, ...where })
+        .whereNull('ld_deleted_at')
         .count({ n: '*' })
         .first()
         .then((r) => Number(r?.n));
 
-    it('marks every lead of the filter invalid and valid again, beyond one page, in one statement', async () => {
+    it('marks every lead of the filter invalid and valid again, beyond one page, in one update statement with its history', async () => {
       const statements: string[] = [];
       const listener = (q: { sql: string }) => statements.push(q.sql);
       t.db.on('query', listener);
-      const res = await bulk({ filter: { ld_eventid: fx.event.id, ld_source: 'scan' }, action: 'invalid' });
+      const res = await update({ ld_eventid: fx.event.id, ld_source: 'scan' }, { ld_is_valid: false });
       t.db.removeListener('query', listener);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body).toEqual({ count: 20 });
       expect(await inEvent({ ld_is_valid: false })).toBe(20);
+      // Set-wise: one read of the leads, one update of them all, one savepoint; no statement per lead.
       expect(statements.filter((s) => /^update "leads"/i.test(s))).toHaveLength(1);
-      expect(statements.filter((s) => /"leads"/.test(s) && !/^update/i.test(s))).toEqual([]); // no read of the leads first
-      const valid = await bulk({ filter: { ld_eventid: fx.event.id, q: 'bulk1' }, action: 'valid' });
+      expect(statements.filter((s) => /^savepoint/i.test(s))).toHaveLength(1);
+      expect(statements.length).toBeLessThan(12);
+      const lead = (
+        await t
+          .db('leads')
+          .where({ ld_eventid: String(fx.event.id), ld_source: 'scan' })
+          .first('ld_id')
+      ).ld_id;
+      const entry = await t.db('history').where({ h_table: 'leads', h_recordid: lead, h_action: 'update' }).orderBy('h_seq', 'desc').first();
+      expect(entry).toMatchObject({ h_userid: memberOfA.userId, h_changes: { ld_is_valid: [true, false] } });
+      const valid = await update({ ld_eventid: fx.event.id, q: 'bulk1' }, { ld_is_valid: true });
       expect(valid.body).toEqual({ count: 11 }); // Bulk1, Bulk10..Bulk19
       expect(await inEvent({ ld_is_valid: false })).toBe(9);
+      // By ids: the same.
+      const ids = (
+        await t
+          .db('leads')
+          .where({ ld_eventid: String(fx.event.id), ld_is_valid: false })
+          .select('ld_id')
+      ).map((r) => r.ld_id);
+      expect((await bulk({ action: 'update', ids, changes: { ld_is_valid: true } })).body).toEqual({ count: 9 });
+      expect(await inEvent({ ld_is_valid: false })).toBe(0);
     });
 
-    it('an empty filter only with all: true; bad filters and actions are refused; nothing changes', async () => {
-      const before = await inEvent({ ld_is_valid: true });
-      for (const body of [{ action: 'invalid' }, { filter: {}, action: 'invalid' }, { filter: { q: '' }, action: 'delete' }, { filter: {}, action: 'delete', all: 'yes' }]) {
+    it('hands leads to another owner only when the owner is a member (like a single update); nothing changes otherwise', async () => {
+      const other = await t.signedIn('member');
+      await t.member(a, other.userId);
+      const handed = await update({ ld_eventid: fx.event.id, ld_source: 'manual' }, { ld_ownerid: other.userId });
+      expect(handed.body).toEqual({ count: 10 });
+      expect(await inEvent({ ld_ownerid: other.userId })).toBe(10);
+      // memberOfB is no member of A: every lead is refused for it, with the reasons a single update gives.
+      const single = await memberOfA.put(`${path()}/${(await t.db('leads').where('ld_eventid', String(fx.event.id)).first('ld_id')).ld_id}`, { ld_ownerid: memberOfB.userId });
+      expect(single.status).toBe(400);
+      const refused = await update({ ld_eventid: fx.event.id }, { ld_ownerid: memberOfB.userId, ld_is_valid: false });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: 'bulk_refused', refused: 30 });
+      expect(refused.body.reasons).toHaveLength(5);
+      for (const r of refused.body.reasons) expect(r).toMatchObject({ code: single.body.code, fields: single.body.fields });
+      expect(single.body.fields).toEqual({ ld_ownerid: 'error_reference_invalid' });
+      expect(await inEvent({ ld_ownerid: other.userId })).toBe(10);
+      expect(await inEvent({ ld_is_valid: false })).toBe(0);
+      expect((await update({ ld_eventid: fx.event.id }, { ld_ownerid: crypto.randomUUID() })).body.code).toBe('bulk_refused');
+      expect((await update({ ld_eventid: fx.event.id, ld_source: 'manual' }, { ld_ownerid: memberOfA.userId })).body).toEqual({ count: 10 });
+      expect(await inEvent({ ld_ownerid: memberOfA.userId })).toBe(30);
+    });
+
+    it('refuses a bad target, filter, action or change, and fields that are not bulk fields; nothing changes; filter {} is every lead', async () => {
+      const before = await t.db('leads').where('ld_eventid', String(fx.event.id)).orderBy('ld_id');
+      const one = String(before[0].ld_id);
+      const cases: [Row, number, string][] = [
+        [{ action: 'update', changes: { ld_is_valid: false } }, 400, 'bulk_target_invalid'],
+        [{ action: 'delete', ids: [one], filter: {} }, 400, 'bulk_target_invalid'],
+        [{ action: 'update', filter: { nope: 1 }, changes: { ld_is_valid: false } }, 400, 'invalid_filter'],
+        [{ action: 'update', filter: { captured_from: 'soon' }, changes: { ld_is_valid: false } }, 400, 'invalid_filter'],
+        [{ action: 'delete', filter: { ld_eventid: 'x' } }, 400, 'invalid_filter'],
+        [{ action: 'archive', filter: { ld_eventid: fx.event.id } }, 400, 'validation_failed'],
+        [{ action: 'invalid', filter: { ld_eventid: fx.event.id } }, 400, 'validation_failed'], // the old route's body
+        [{ action: 'update', filter: { ld_eventid: fx.event.id }, changes: { ld_first_name: 'X' } }, 400, 'bulk_field_not_allowed'],
+        [{ action: 'update', filter: { ld_eventid: fx.event.id }, changes: { ld_consent_news: true } }, 400, 'bulk_field_not_allowed'],
+        [{ action: 'update', filter: { ld_eventid: fx.event.id }, changes: {} }, 400, 'validation_failed'],
+        [{ action: 'update', filter: { ld_eventid: fx.event.id }, changes: { ld_is_valid: 'maybe' } }, 400, 'validation_failed'],
+        [{ action: 'update', filter: { ld_eventid: fx.event.id }, changes: { ld_ownerid: 'not-a-uuid' } }, 400, 'validation_failed'],
+        [{ action: 'update', ids: ['not-a-uuid'], changes: { ld_is_valid: false } }, 400, 'validation_failed'],
+        [{ action: 'update', ids: [one, crypto.randomUUID()], changes: { ld_is_valid: false } }, 404, 'not_found'],
+      ];
+      for (const [body, status, code] of cases) {
         const res = await bulk(body);
-        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(res.status, JSON.stringify(body)).toBe(status);
+        expect(res.body.code, JSON.stringify(body)).toBe(code);
       }
-      expect((await bulk({ filter: {}, action: 'invalid' })).body.code).toBe('filter_required');
-      expect((await bulk({ filter: { nope: 1 }, action: 'invalid' })).body.code).toBe('invalid_filter');
-      expect((await bulk({ filter: { captured_from: 'soon' }, action: 'invalid' })).body.code).toBe('invalid_filter');
-      expect((await bulk({ filter: { ld_eventid: 'x' }, action: 'invalid' })).body.code).toBe('invalid_filter');
-      expect((await bulk({ filter: { ld_eventid: fx.event.id }, action: 'archive' })).body.code).toBe('validation_failed');
-      expect(await inEvent({ ld_is_valid: true })).toBe(before);
-      // all: true over the whole account (here: marked valid, which is harmless for the other tests).
-      const all = await bulk({ action: 'valid', all: true });
+      expect(await t.db('leads').where('ld_eventid', String(fx.event.id)).orderBy('ld_id')).toEqual(before);
+      // filter {} is every lead of the account (marked valid here, which is harmless for the other tests).
+      const all = await update({}, { ld_is_valid: true });
       expect(all.status).toBe(200);
       expect(all.body.count).toBe(await count());
     });
 
-    it('needs update for valid/invalid and delete for delete; never touches another account', async () => {
+    it('needs update for a change and delete for delete; never touches another account', async () => {
       const leadB = (await create(memberOfB, { ld_eventid: evB.event.id, ld_answers: answersFor({ first_name: 'Bulk0' }) }, b)).body;
       await withGrant(t, 'member', 'account_leads', 7, async () => {
-        expect((await bulk({ filter: { ld_eventid: fx.event.id }, action: 'delete' })).status).toBe(403);
-        expect((await bulk({ filter: { ld_eventid: fx.event.id }, action: 'invalid' })).status).toBe(200);
+        expect((await bulk({ action: 'delete', filter: { ld_eventid: fx.event.id } })).status).toBe(403);
+        expect((await update({ ld_eventid: fx.event.id }, { ld_is_valid: false })).status).toBe(200);
       });
       await withGrant(t, 'member', 'account_leads', 9, async () => {
-        expect((await bulk({ filter: { ld_eventid: fx.event.id }, action: 'valid' })).status).toBe(403);
+        expect((await update({ ld_eventid: fx.event.id }, { ld_is_valid: true })).status).toBe(403);
       });
       expect(await inEvent()).toBe(30);
-      const del = await bulk({ filter: { q: 'bulk0' }, action: 'delete' });
+      expect(await inEvent({ ld_is_valid: false })).toBe(30);
+      // Another account's lead by id: 404, like a single update, and nothing changes.
+      const mixed = await bulk({ action: 'delete', ids: [String((await t.db('leads').where('ld_eventid', String(fx.event.id)).first('ld_id')).ld_id), String(leadB.id)] });
+      expect(mixed.status).toBe(404);
+      expect(await inEvent()).toBe(30);
+      expect((await bulk({ action: 'update', ids: [String(leadB.id)], changes: { ld_is_valid: false } })).status).toBe(404);
+      expect((await stored(leadB.id)).ld_is_valid).toBe(true);
+      const del = await bulk({ action: 'delete', filter: { q: 'bulk0' } });
       expect(del.body).toEqual({ count: 1 }); // Bulk0 of A only
       expect(await stored(leadB.id)).toBeDefined();
-      expect((await bulk({ filter: { ld_eventid: fx.event.id }, action: 'delete' }, memberOfB, a)).status).toBe(404);
-      const rest = await bulk({ filter: { ld_eventid: fx.event.id }, action: 'delete' }, superOfA);
+      expect((await bulk({ action: 'delete', filter: { ld_eventid: fx.event.id } }, memberOfB, a)).status).toBe(404);
+      const deletions = async () => Number((await t.db('history').where({ h_table: 'leads', h_action: 'delete', h_userid: superOfA.userId }).count({ n: '*' }).first())?.n);
+      const before = await deletions();
+      const rest = await bulk({ action: 'delete', filter: { ld_eventid: fx.event.id } }, superOfA);
       expect(rest.body).toEqual({ count: 29 });
       expect(await inEvent()).toBe(0);
+      expect((await deletions()) - before).toBe(29); // an entry per lead (moved to the trash), under the caller
+      expect((await bulk({ action: 'delete', filter: { ld_eventid: fx.event.id } })).body).toEqual({ count: 0 });
+      const trash = await superOfA.get(`${path()}/trash?${qs({ filter: { ld_eventid: fx.event.id }, range: [0, 99] })}`);
+      expect(trash.body).toHaveLength(30);
     });
   });
 
@@ -717,7 +795,7 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
       expect((await refused.json()).code).toBe('file_type_not_allowed');
     });
 
-    it('deleting leads (one, or a filter in bulk) deletes their card photos, records and bytes; others stay', async () => {
+    it('deleting leads (one, or a filter in bulk) moves them to the trash with their photos; the purge deletes the photos, records and bytes; others stay', async () => {
       const keyOf = async (id: string) => {
         const row = await t.db('lead_files').where('lf_id', id).first('lf_path');
         return `${String(row.lf_path).slice(1)}/${id}`;
@@ -745,10 +823,21 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
         const keys = await storedKeys(t);
         for (const k of c.keys) expect(keys).not.toContain(k);
       };
+      const kept_ = async (c: { id: string; files: string[]; keys: string[] }) => {
+        expect((await memberOfA.get(`${path()}/${c.id}`)).status).toBe(404);
+        expect(await t.db('lead_files').whereIn('lf_id', c.files).pluck('lf_id')).toHaveLength(2);
+        const keys = await storedKeys(t);
+        for (const k of c.keys) expect(keys).toContain(k);
+      };
       expect((await memberOfA.delete(`${path()}/${one.id}`)).status).toBe(200);
+      await kept_(one);
+      expect((await memberOfA.delete(`${path()}/${one.id}/purge`)).status).toBe(200);
       await gone(one);
-      const res = await memberOfA.post(`${path()}/bulk`, { filter: { q: 'photobulk' }, action: 'delete' });
+      const res = await memberOfA.post(`${path()}/bulk`, { action: 'delete', filter: { q: 'photobulk' } });
       expect(res.body).toEqual({ count: 2 });
+      await kept_(bulkA);
+      await kept_(bulkB);
+      for (const c of [bulkA, bulkB]) expect((await memberOfA.delete(`${path()}/${c.id}/purge`)).status).toBe(200);
       await gone(bulkA);
       await gone(bulkB);
       expect(await stored(kept.id)).toBeDefined();

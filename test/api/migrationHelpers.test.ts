@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { createTestDb, describeEachDb, type TestDb } from '../helpers/db.js';
 import { readCatalog, type CatalogTable } from '../helpers/catalog.js';
-import { createAccountTable, enumCheck, prefixSearchIndex, uniqueField } from '../../api/db/migrationHelpers.js';
+import { createAccountTable, enumCheck, prefixSearchIndex, trashColumn, uniqueField, uniqueLiveField } from '../../api/db/migrationHelpers.js';
 import { EVENT_ACCESS_TYPES } from '../../resources/events.js';
 
 /**
@@ -12,7 +12,7 @@ import { EVENT_ACCESS_TYPES } from '../../resources/events.js';
  */
 const SHAPE = 'helper_shape';
 
-/** The helpers' versions of forms, events and event_forms (migrations 20261121000004 and 20261124000001). */
+/** The helpers' versions of forms, events and event_forms (migrations 20261121000004, 20261124000001 and the trash, 20261126000005). */
 async function makeWithHelpers(knex: Knex): Promise<void> {
   await createAccountTable(
     knex,
@@ -21,10 +21,11 @@ async function makeWithHelpers(knex: Knex): Promise<void> {
     (t) => {
       t.text('f_title').notNullable();
       t.text('f_name').notNullable();
-      uniqueField(t, 'forms', 'f_name', ['f_accountid']);
     },
     { accountIndex: false },
   );
+  await trashColumn(knex, 'forms', 'f');
+  await uniqueLiveField(knex, 'forms', 'f', 'f_name', ['f_accountid']);
   await prefixSearchIndex(knex, 'forms', 'f_title');
   await prefixSearchIndex(knex, 'forms', 'f_name', 'f_accountid');
 
@@ -44,13 +45,15 @@ async function makeWithHelpers(knex: Knex): Promise<void> {
       t.text('ev_external_id');
       t.uuid('ev_registration_formid').references('f_id').inTable('forms').onDelete('SET NULL');
       t.text('ev_consent_text');
-      uniqueField(t, 'events', 'ev_name', ['ev_accountid']);
+      t.text('ev_description'); // 20261126000002 (rich text)
       t.index(['ev_accountid', 'ev_start_date'], 'events_account_start');
       enumCheck(t, 'events', 'ev_access_type', EVENT_ACCESS_TYPES);
       t.check(`ev_start_date ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' and ev_end_date ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`, [], 'events_dates_check');
     },
     { accountIndex: false },
   );
+  await trashColumn(knex, 'events', 'ev');
+  await uniqueLiveField(knex, 'events', 'ev', 'ev_name', ['ev_accountid']);
   await prefixSearchIndex(knex, 'events', 'ev_title');
   await prefixSearchIndex(knex, 'events', 'ev_name', 'ev_accountid');
 

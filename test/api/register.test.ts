@@ -94,12 +94,17 @@ describeEachDb('public registration', (kind) => {
   const leadsOf = (eventId: string): Promise<Row[]> => t.db('leads').where('ld_eventid', eventId).orderBy('ld_created_at');
 
   it('GET of an open event: the event, the form with its elements and list trees, the style, the consent text', async () => {
-    const id = await event({ ev_start_date: day(10), ev_end_date: day(12), ev_consent_text: 'Yes, send me the Expo news.' });
+    const id = await event({
+      ev_start_date: day(10),
+      ev_end_date: day(12),
+      ev_consent_text: 'Yes, send me the Expo news.',
+      ev_description: '<p onclick="alert(1)">Hall 5, <strong>9–17 h</strong>.</p><script>alert(1)</script>',
+    });
     const style = await create('form-styles', {
       st_title: 'Internal style name',
       st_eventid: id,
       st_form_title: 'Join the Expo',
-      st_form_description: 'Free entry.',
+      st_form_description: '<p>Free <em>entry</em>.</p><img src="x" onerror="alert(1)">',
       st_thanks_title: 'See you there',
       st_external_url_title: 'Floor plan',
       st_external_url: 'https://expo.example.com/plan',
@@ -118,6 +123,7 @@ describeEachDb('public registration', (kind) => {
       ev_end_date: day(12),
       ev_access_type: 'open',
       ev_consent_text: 'Yes, send me the Expo news.',
+      ev_description: '<p>Hall 5, <strong>9–17 h</strong>.</p>',
     });
     expect(res.body.consent_text).toBe('Yes, send me the Expo news.');
     expect(res.body.form.f_id).toBe(form);
@@ -143,7 +149,12 @@ describeEachDb('public registration', (kind) => {
     expect(tree.map((n) => n.li_value)).toEqual(['red', 'blue']);
     expect((tree[0].children as Row[]).map((n) => n.li_value)).toEqual(['dark_red']);
     // the style's public fields only: no custom CSS (a stylesheet), no mail, no internal title, no account
-    expect(res.body.style).toMatchObject({ st_id: style.id, st_form_title: 'Join the Expo', st_external_url: 'https://expo.example.com/plan' });
+    expect(res.body.style).toMatchObject({
+      st_id: style.id,
+      st_form_title: 'Join the Expo',
+      st_form_description: '<p>Free <em>entry</em>.</p>',
+      st_external_url: 'https://expo.example.com/plan',
+    });
     for (const hidden of ['st_custom_css', 'st_mail_subject', 'st_mail_html', 'st_title', 'st_accountid']) expect(res.body.style).not.toHaveProperty(hidden);
     expect(JSON.stringify(res.body)).not.toContain(a); // nothing names the account
     expect(res.headers['cache-control']).toBe('no-store');

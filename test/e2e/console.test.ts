@@ -93,6 +93,8 @@ describe.skipIf(!HAS_CHROMIUM)('account console in the browser', () => {
         'Codes',
         'Local settings',
         'Statistics',
+        // the API description (app_general export_curl)
+        'API',
         'Sign out',
       ]);
       await shot(page, 'console-home');

@@ -66,7 +66,7 @@ describe.skipIf(!HAS_CHROMIUM)('form style preview in the browser', () => {
     const texts = {
       st_eventid: event.id,
       st_form_title: 'Join the Spring Expo',
-      st_form_description: 'Register for free.\nYour badge comes by e-mail.',
+      st_form_description: '<p>Register for free.<br>Your badge comes by e-mail.</p>',
       st_form_logo_assetid: (await root.createAsset(account.id, { as_title: 'Expo logo', as_name: 'expo-logo' }, LOGO_PNG, 'logo.png')).id,
       st_thanks_title: 'See you at the Expo',
       st_thanks_description: 'Your badge is on its way. Plan your day with the floor map.',

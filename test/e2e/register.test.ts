@@ -85,10 +85,21 @@ describe.skipIf(!HAS_CHROMIUM)('registration page in the browser', () => {
     await el('picker', 'city', 'City', { fe_listid: cities });
 
     const event = (body: Row) => root.create(`${base}/events`, { ev_name: crypto.randomBytes(4).toString('hex').replace(/^\d/, 'e'), ev_registration_formid: form.id, ...body });
-    ids.open = (await event({ ev_title: 'Autumn Expo', ev_access_type: 'open', ev_start_date: day(30), ev_end_date: day(32), ev_consent_text: CONSENT })).id;
+    ids.open = (
+      await event({
+        ev_title: 'Autumn Expo',
+        ev_access_type: 'open',
+        ev_start_date: day(30),
+        ev_end_date: day(32),
+        ev_consent_text: CONSENT,
+        // rich text as the console's editor sends it, with what the API removes
+        ev_description:
+          '<p onclick="window.__pwned = 1">Doors open at <strong>nine</strong>. <a href="https://expo.example.com/plan">Floor plan</a></p><script>window.__pwned = 2</script>',
+      })
+    ).id;
     const style = {
       st_form_title: 'Join the Autumn Expo',
-      st_form_description: 'Free entry for trade visitors.\nYour badge comes by e-mail.',
+      st_form_description: '<p>Free entry for trade visitors.<br>Your badge comes by e-mail.</p>',
       st_thanks_title: 'See you at the Autumn Expo',
       st_thanks_description: 'Your registration is in. Plan your day with the floor map.',
       st_external_url_title: 'Plan your visit',
@@ -168,6 +179,17 @@ describe.skipIf(!HAS_CHROMIUM)('registration page in the browser', () => {
       await page.getByRole('heading', { level: 1, name: 'Join the Autumn Expo' }).waitFor();
       // the style: its description, its custom CSS as a stylesheet from the public route, the colour really applied
       expect(await page.getByText('Free entry for trade visitors.').innerText()).toBe('Free entry for trade visitors.\nYour badge comes by e-mail.');
+      // the event's description below it, rich text as stored: bold, a link to a new tab, no handler, nothing run
+      const description = page.locator('.ls-public-event-description');
+      expect(await description.innerText()).toBe('Doors open at nine. Floor plan');
+      expect(await description.locator('strong').innerText()).toBe('nine');
+      expect(await description.getByRole('link', { name: 'Floor plan' }).evaluate((a) => [a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel')])).toEqual([
+        'https://expo.example.com/plan',
+        '_blank',
+        'noopener noreferrer',
+      ]);
+      expect(await description.evaluate((d) => d.innerHTML)).not.toContain('onclick');
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(await page.locator('link[rel=stylesheet][data-ls-custom-css]').getAttribute('href')).toBe(`/api/1/register/${ids.open}/style.css`);
       await page.waitForFunction(() => getComputedStyle(document.querySelector('.ls-public-title')!).color === 'rgb(10, 90, 45)');
       expect(await page.locator('.ls-public-submit').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(10, 125, 59)');

@@ -37,7 +37,9 @@ export function memoryData(tables: Record<string, Row[]>) {
   const provider: DataProvider = {
     async getList(resource, params) {
       const rows = (tables[resource] ?? []).filter((r) => Object.entries(params.filter ?? {}).every(([k, v]) => k === 'q' || (Array.isArray(v) ? v.includes(r[k]) : r[k] === v)));
-      return { data: rows as never[], total: rows.length };
+      // A page of them, like the API (the total is every match).
+      const { page = 1, perPage = rows.length } = params.pagination ?? {};
+      return { data: rows.slice((page - 1) * perPage, page * perPage) as never[], total: rows.length };
     },
     async getOne(resource, params) {
       return { data: { ...(tables[resource] ?? []).find((r) => r.id === params.id)! } as never };

@@ -1,8 +1,8 @@
 import { allowedValues, type Catalog, type CatalogColumn, type CatalogTable } from './catalog.js';
 import { resourceNamed } from '../../resources/index.js';
 import type { FieldKind, FieldMeta, ResourceDeclaration } from '../../resources/types.js';
-import { uniqueConflict } from '../../api/console/generic.js';
 import { ApiError } from '../../api/errors.js';
+import { uniqueConflict } from '../../api/crud/rules.js';
 
 /**
  * A declaration against the migrated database's catalog (test/api/schemaDrift.test.ts runs it over the registry;
@@ -15,6 +15,7 @@ const TEXT = ['text', 'varchar'];
 const TYPES: Record<FieldKind, string[]> = {
   text: TEXT,
   longtext: TEXT,
+  richtext: TEXT,
   colour: TEXT,
   url: TEXT,
   identifier: TEXT,
@@ -91,6 +92,11 @@ function typeProblem(meta: FieldMeta, column: CatalogColumn, table: CatalogTable
   if (meta.kind === 'date' && TEXT.includes(column.type) && table.constraints.some((c) => c.type === 'c' && c.definition.includes(DATE_TEXT_CHECK(column.name)))) return undefined;
   return `is a ${meta.kind}${meta.integer ? ' (integer)' : ''} field but its column is ${column.type} (expected ${allowed.join(' or ')}${meta.kind === 'date' ? ', or text under a YYYY-MM-DD check' : ''})`;
 }
+
+/** The trash marker of a declaration (api/models/scope.ts deletedAtOf). */
+const deletedAt = (decl: ResourceDeclaration) => `${decl.primaryKey.replace(/_id$/, '')}_deleted_at`;
+/** A partial index's predicate as PostgreSQL prints it: `(<column> IS NULL)`. */
+const isLiveOnly = (predicate: string | null, column: string) => !!predicate && predicate.replace(/[()\s]/g, '').toLowerCase() === `${column}isnull`;
 
 /** What does not agree between one declaration and the database, each naming the resource, the field and the mismatch. */
 export function driftOf(decl: ResourceDeclaration, catalog: Catalog): string[] {
@@ -197,11 +203,31 @@ export function driftOf(decl: ResourceDeclaration, catalog: Catalog): string[] {
     if (!index || !index.unique) say(u.field, `is declared unique but ${decl.table} has no unique index ${name}`);
     else if (!index.keys.some((k) => k.expression === u.field || k.expression === `lower(${u.field})`))
       say(u.field, `is declared unique but its index ${name} does not cover it (${index.definition})`);
+    // A record in the trash gives its name up (a new record may take it; its restore answers 409): the index holds live
+    // rows only. Any other partial index would let duplicates through unseen.
+    else if (decl.trash ? !isLiveOnly(index.predicate, deletedAt(decl)) : index.predicate)
+      say(
+        u.field,
+        `is declared unique but its index ${name} is ${index.predicate ? `partial (where ${index.predicate})` : 'whole'}${decl.trash ? `; a trash resource's must be where ${deletedAt(decl)} is null` : ''}`,
+      );
     // What the API answers when that index refuses a write.
     const answer = uniqueConflict(decl, { code: '23505', constraint: name });
     const code = u.code ?? 'name_taken';
     if (!(answer instanceof ApiError) || answer.status !== 409 || answer.code !== code || !answer.fields?.[u.field])
       say(u.field, `a violation of ${name} should answer 409 ${code} on the field, answers ${answer ? `${answer.status} ${answer.code}` : 'nothing (not mapped)'}`);
+  }
+
+  // The trash: a nullable timestamptz marking a deleted record, and an index of the trashed rows per account.
+  if (decl.trash) {
+    const column = own.columns.get(deletedAt(decl));
+    if (!column) say(deletedAt(decl), `is the trash marker of a trash resource but ${decl.table} has no such column`);
+    else if (column.type !== 'timestamptz' || !column.nullable || column.default !== null)
+      say(
+        deletedAt(decl),
+        `is the trash marker but its column is ${column.type}${column.nullable ? '' : ' NOT NULL'} default ${column.default ?? 'none'} (expected timestamptz null, no default)`,
+      );
+    if (decl.accountKey && !own.indexes.some((i) => i.keys[0]?.expression === decl.accountKey && i.keys.some((k) => k.expression === deletedAt(decl))))
+      say(deletedAt(decl), `is the trash marker but no index of ${decl.table} serves an account's trash (${decl.accountKey}, ${deletedAt(decl)})`);
   }
 
   // filter.q: lower(column) like 'prefix%', served by a lower(column) text_pattern_ops index (after the account key).

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError, requestError } from '../../api/errors.js';
 import { checkJsonTree, multipartError } from '../../api/middleware/body.js';
-import { rejectNulBytes } from '../../api/crud/router.js';
+import { rejectNulBytes } from '../../api/crud/input.js';
 
 /** A value nested `levels` deep in arrays, built without recursion. */
 function deep(levels: number, leaf: unknown = 1): unknown {

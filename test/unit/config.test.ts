@@ -114,6 +114,10 @@ describe('configuration', () => {
     expect(problems({ DATABASE_POOL_MAX: '1001' })).toEqual(['DATABASE_POOL_MAX: must be a whole number from 1 to 1000 (got "1001")']);
     expect(problems({ PASSWORD_MIN_LENGTH: '3' })).toEqual(['PASSWORD_MIN_LENGTH: must be a whole number from 4 to 1024 (got "3")']);
     expect(load({ DATABASE_POOL_MAX: '1000', PASSWORD_MIN_LENGTH: '4' })).toMatchObject({ databasePoolMax: 1000, passwordMinLength: 4 });
+    // The trash: 30 days unless set, 1 to 3650.
+    expect(load({}).trashDays).toBe(30);
+    expect(load({ TRASH_DAYS: '7' }).trashDays).toBe(7);
+    expect(problems({ TRASH_DAYS: '0' })).toEqual(['TRASH_DAYS: must be a whole number from 1 to 3650 (got "0")']);
   });
 
   it('URLs need their scheme; secrets are not echoed back', () => {

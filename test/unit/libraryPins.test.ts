@@ -8,6 +8,7 @@ import express from 'express';
 import knexFactory from 'knex';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listenApp, rawRequest } from '../helpers/rawHttp.js';
+import { mountedRoutes } from '../../api/openapi/mountedRoutes.js';
 
 /**
  * Three modules patch or bypass a library's internals (README: "Patches of library internals"). Each library is pinned
@@ -22,7 +23,8 @@ const lock = readJson('package-lock.json') as { packages: Record<string, { versi
 const PATCHES = {
   knex: "api/db/firstRow.ts (a read run on a connection of knex's pool without knex's query runner)",
   compression: 'api/middleware/lazyCompression.ts (compression() put on a response only when it could compress it)',
-  express: "api/leanJson.ts (res.json without Express's general path) and api/middleware/lazyCompression.ts (write/end on the app's response prototype)",
+  express:
+    "api/leanJson.ts (res.json without Express's general path), api/middleware/lazyCompression.ts (write/end on the app's response prototype) and api/openapi/mountedRoutes.ts (the router stack walked for the OpenAPI document)",
 } as const;
 type Lib = keyof typeof PATCHES;
 const recheck = (lib: Lib, what: string) => `${lib}: ${what}. Re-check ${PATCHES[lib]} against this version, then move the pin in package.json and package-lock.json`;
@@ -148,5 +150,33 @@ describe('express: what api/leanJson.ts and api/middleware/lazyCompression.ts re
       'json replacer',
       'json spaces',
     ]);
+  });
+});
+
+describe('express: what api/openapi/mountedRoutes.ts reads of the router stack', () => {
+  it('finds routes through app.router.stack, layer.route {path, methods}, a mounted router by layer.handle.stack and layer.rawPath', () => {
+    const app = express();
+    const inner = express.Router();
+    inner.get('/:id', (_req, res) => res.end());
+    inner
+      .route('/items')
+      .post((_req, res) => res.end())
+      .delete((_req, res) => res.end());
+    const nested = express.Router({ mergeParams: true });
+    nested.put('/order', (_req, res) => res.end());
+    inner.use('/:parent/children', nested);
+    app.use('/api/things', inner);
+    app.get(/.*/, (_req, res) => res.end());
+    const stack = (app as unknown as { router?: { stack?: { rawPath?: unknown; handle?: { stack?: unknown } }[] } }).router?.stack;
+    expect(Array.isArray(stack), recheck('express', 'app.router.stack is gone')).toBe(true);
+    expect(stack!.find((l) => Array.isArray(l.handle?.stack))?.rawPath, recheck('express', "a mounted router's layer no longer keeps its mount path in rawPath")).toBe(
+      '/api/things',
+    );
+    const { routes, unnamed } = mountedRoutes(app);
+    expect(
+      routes.map((r) => `${r.method} ${r.path}`),
+      recheck('express', 'the routes found by walking the stack changed'),
+    ).toEqual(['get /api/things/:id', 'post /api/things/items', 'delete /api/things/items', 'put /api/things/:parent/children/order']);
+    expect(unnamed).toHaveLength(1);
   });
 });

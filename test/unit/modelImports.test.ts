@@ -43,7 +43,7 @@ describe('api/models imports no service', () => {
     const source = [
       "import type { Knex } from 'knex';",
       "import { scoped } from './scope.js';",
-      "import { assets } from '../../resources/index.js';",
+      "import { assets } from '../../resources/assets.js';",
       "import { serializeAsset } from '../services/assets.js';",
       "import type { AppContext } from '../context.js';",
       "export { x } from '../console/x.js';",

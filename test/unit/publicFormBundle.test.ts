@@ -25,7 +25,7 @@ describe('the public form page', () => {
     const bad = [...graph.packages].filter(([spec]) => FORBIDDEN_PACKAGES.some((re) => re.test(spec)) || !ALLOWED_PACKAGES.some((re) => re.test(spec)));
     expect(bad).toEqual([]);
     // from resources/ only the zod-free modules (fields.ts and the declarations build zod schemas when loaded)
-    expect(graph.files.filter((f) => f.startsWith('resources/')).sort()).toEqual(['resources/answers.ts', 'resources/checks.ts', 'resources/consent.ts']);
+    expect(graph.files.filter((f) => f.startsWith('resources/')).sort()).toEqual(['resources/answers.ts', 'resources/checks.ts', 'resources/consent.ts', 'resources/richtext.ts']);
     expect(graph.files.some((f) => f.startsWith('admin/src/i18n/'))).toBe(false); // its own small catalogue
   });
 

@@ -13,7 +13,8 @@ import type { Account } from '../../../resources/accounts';
 import { accountPath } from '../providers/accountPath';
 import { api, ApiRequestError } from '../providers/http';
 import { errorText } from '../i18n';
-import { putWithProgress, uploadErrorKey } from '../media/upload';
+import { putWithProgress } from '../uploads/transfer';
+import { uploadErrorKey } from '../media/upload';
 import { formatBytes } from '../media/format';
 import { ConfirmDeleteDialog } from '../media/dialogs';
 

@@ -76,7 +76,8 @@ export function AssetFilePanel({ asset, deps }: { asset: AssetRecord; deps?: Rep
   const { canUpdate } = useResourceAccess('assets');
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // The failure's message key, and whether trying the same file again can help (AssetUploadError.retryable).
+  const [error, setError] = useState<{ key: string; retryable: boolean } | null>(null);
   const [last, setLast] = useState<File | null>(null);
   const sameKind = ASSET_EXTENSIONS.filter((e) => assetKind(typeForExtension(e)?.mime ?? '') === asset.kind);
 
@@ -90,7 +91,8 @@ export function AssetFilePanel({ asset, deps }: { asset: AssetRecord; deps?: Rep
       setLast(null);
       refresh();
     } catch (e) {
-      setError(e instanceof AssetUploadError ? e.key : 'error_upload_failed');
+      const err = e instanceof AssetUploadError ? e : new AssetUploadError('error_upload_failed');
+      setError({ key: err.key, retryable: err.retryable });
     } finally {
       setProgress(null);
     }
@@ -178,14 +180,14 @@ export function AssetFilePanel({ asset, deps }: { asset: AssetRecord; deps?: Rep
           sx={{ mt: 1.5 }}
           data-testid="asset-replace-error"
           action={
-            last && !['error_asset_type_not_allowed', 'error_file_content_mismatch', 'error_file_too_large', 'error_file_empty'].includes(error) ? (
+            last && error.retryable ? (
               <Button color="inherit" size="small" onClick={() => void replace(last)}>
                 {translate('ls.assets.edit.retry')}
               </Button>
             ) : undefined
           }
         >
-          {translate(error, { _: error })}
+          {translate(error.key, { _: error.key })}
         </Alert>
       )}
     </Paper>

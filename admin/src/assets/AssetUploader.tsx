@@ -1,23 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import Box from '@mui/material/Box';
 import { FileDropZone } from '../layout/FileDropZone';
-import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
-import CloudUploadIcon from '@mui/icons-material/CloudUploadOutlined';
-import CloseIcon from '@mui/icons-material/Close';
-import ReplayIcon from '@mui/icons-material/Replay';
-import CheckCircleIcon from '@mui/icons-material/CheckCircle';
-import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import OpenInNewIcon from '@mui/icons-material/EditOutlined';
-import { LinkBase, useCreatePath, useLocaleState, useTranslate } from 'react-admin';
+import { LinkBase, useCreatePath, useTranslate } from 'react-admin';
 import { ASSET_EXTENSIONS, assetKind } from '../../../resources/assets';
-import { formatBytes } from '../media/format';
-import { newId } from '../media/upload';
+import { inParallel, newId, type QueuedFile } from '../uploads/transfer';
+import { UploadRow, type UploadTestIds } from '../uploads/UploadRow';
+import { UploadQueue } from '../uploads/UploadQueue';
+import { useUploadQueue } from '../uploads/useUploadQueue';
 import type { AssetFileFields, AssetRecord } from './assetsApi';
 import { realUploaderDeps, type UploaderDeps } from './assetDeps';
 import { assetTypeOf, identifierFrom, nameFromFilename, runAssetJob, titleFromFilename, uniqueName, type AssetFieldErrors, AssetUploadError } from './assetUpload';
@@ -27,11 +20,21 @@ export const ACCEPT_ASSETS = ASSET_EXTENSIONS.map((e) => `.${e}`).join(',');
 /** Files sent at the same time. */
 const PARALLEL = 2;
 
-type Status = 'queued' | 'uploading' | 'registering' | 'done' | 'failed';
+const TEXTS = 'ls.assets.upload';
+const TEST_IDS: UploadTestIds = {
+  list: 'asset-upload-list',
+  item: 'asset-upload-item',
+  name: 'asset-upload-name',
+  state: 'asset-upload-state',
+  progress: 'asset-upload-progress',
+  retry: 'asset-upload-retry',
+  remove: 'asset-upload-remove',
+  start: 'asset-start-upload',
+  clear: 'asset-clear-uploads',
+  summary: 'asset-upload-summary',
+};
 
-interface QueueItem {
-  key: string;
-  file: File;
+interface QueueItem extends QueuedFile {
   title: string;
   name: string;
   /** The name was typed (it no longer follows the title). */
@@ -39,9 +42,6 @@ interface QueueItem {
   /** The browser's thumbnail: undefined while it is being made, null when there is none. */
   thumb: Blob | null | undefined;
   preview?: string;
-  status: Status;
-  progress: number;
-  error?: string;
   fields: AssetFieldErrors;
   retryable: boolean;
   uploaded?: AssetFileFields;
@@ -57,9 +57,7 @@ interface QueueItem {
  */
 export function AssetUploader({ accountId, onUploaded, deps }: { accountId: string; onUploaded?: (asset: AssetRecord) => void; deps?: UploaderDeps }) {
   const translate = useTranslate();
-  const [locale] = useLocaleState();
-  const [items, setItems] = useState<QueueItem[]>([]);
-  const [busy, setBusy] = useState(false);
+  const { items, setItems, update, remove: drop, busy, runBusy } = useUploadQueue<QueueItem>();
   // The summary and "clear" appear once an upload has run (a file refused on arrival is not a finished upload).
   const [ran, setRan] = useState(false);
   const latest = useRef<QueueItem[]>([]);
@@ -68,20 +66,8 @@ export function AssetUploader({ accountId, onUploaded, deps }: { accountId: stri
   const using = useRef<UploaderDeps>(deps ?? realUploaderDeps(accountId));
   using.current = deps ?? using.current;
 
-  const update = useCallback((key: string, patch: Partial<QueueItem>) => {
-    setItems((prev) => prev.map((item) => (item.key === key ? { ...item, ...patch } : item)));
-  }, []);
-
   // Object URLs of the previews are freed with the screen.
   useEffect(() => () => latest.current.forEach((i) => i.preview && URL.revokeObjectURL(i.preview)), []);
-
-  // Closing or reloading the page would cut the uploads off: let the browser ask first.
-  useEffect(() => {
-    if (!busy) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [busy]);
 
   const add = useCallback(
     (files: FileList | File[] | null) => {
@@ -112,13 +98,13 @@ export function AssetUploader({ accountId, onUploaded, deps }: { accountId: stri
       });
       setItems((prev) => [...prev, ...added]);
     },
-    [update],
+    [setItems, update],
   );
 
   function remove(item: QueueItem) {
     if (item.preview) URL.revokeObjectURL(item.preview);
     thumbs.current.delete(item.key);
-    setItems((prev) => prev.filter((i) => i.key !== item.key));
+    drop(item.key);
   }
 
   /** A changed title (the name follows it until typed) or name: a row that failed over its fields is ready again. */
@@ -155,18 +141,11 @@ export function AssetUploader({ accountId, onUploaded, deps }: { accountId: stri
   }
 
   async function run(keys: string[]) {
-    if (!keys.length || busy) return;
-    setBusy(true);
-    setRan(true);
-    try {
-      let next = 0;
-      const worker = async () => {
-        while (next < keys.length) await runOne(keys[next++]);
-      };
-      await Promise.all(Array.from({ length: Math.min(PARALLEL, keys.length) }, worker));
-    } finally {
-      setBusy(false);
-    }
+    if (!keys.length) return;
+    await runBusy(async () => {
+      setRan(true);
+      await inParallel(keys, PARALLEL, runOne);
+    });
   }
 
   const queued = items.filter((i) => i.status === 'queued');
@@ -186,69 +165,32 @@ export function AssetUploader({ accountId, onUploaded, deps }: { accountId: stri
         testIds={{ zone: 'asset-dropzone', choose: 'asset-choose-files', input: 'asset-upload-input' }}
       />
 
-      {items.length > 0 && (
-        <Box
-          component="ul"
-          sx={{ listStyle: 'none', p: 0, m: 0, mt: 1.5, display: 'grid', gap: 1 }}
-          aria-label={translate('ls.assets.upload.list')}
-          data-testid="asset-upload-list"
-        >
-          {items.map((item) => (
-            <QueueRow
-              key={item.key}
-              item={item}
-              locale={locale ?? 'en'}
-              busy={busy}
-              onEdit={(field, value) => edit(item, field, value)}
-              onRemove={() => remove(item)}
-              onRetry={() => void run([item.key])}
-            />
-          ))}
-        </Box>
-      )}
-
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mt: items.length ? 1.5 : 0, '&:empty': { display: 'none' } }}>
-        {(queued.length > 0 || busy) && (
-          <Button
-            variant="contained"
-            startIcon={<CloudUploadIcon />}
-            onClick={() => void run(queued.map((i) => i.key))}
-            disabled={busy || !queued.length}
-            data-testid="asset-start-upload"
-          >
-            {busy ? translate('ls.assets.upload.busy') : translate('ls.assets.upload.start', { smart_count: queued.length, count: queued.length })}
-          </Button>
-        )}
-        {finished && !busy && (
-          <Button onClick={() => items.filter((i) => i.status === 'done').forEach(remove)} disabled={!done} data-testid="asset-clear-uploads">
-            {translate('ls.assets.upload.clear')}
-          </Button>
-        )}
-        {finished && !busy && (
-          <Typography variant="body2" role="status" data-testid="asset-upload-summary" sx={{ ml: { sm: 'auto' } }}>
-            {[
-              done ? translate('ls.assets.upload.summary_done', { smart_count: done, count: done }) : '',
-              failed ? translate('ls.assets.upload.summary_failed', { smart_count: failed, count: failed }) : '',
-            ]
-              .filter(Boolean)
-              .join(' · ')}
-          </Typography>
-        )}
-      </Box>
+      <UploadQueue
+        texts={TEXTS}
+        testIds={TEST_IDS}
+        queued={queued.length}
+        busy={busy}
+        onStart={() => void run(queued.map((i) => i.key))}
+        clear={finished && !busy ? { onClick: () => items.filter((i) => i.status === 'done').forEach(remove), disabled: !done } : undefined}
+        summary={finished && !busy ? { done, failed } : null}
+      >
+        {items.map((item) => (
+          <QueueRow key={item.key} item={item} busy={busy} onEdit={(field, value) => edit(item, field, value)} onRemove={() => remove(item)} onRetry={() => void run([item.key])} />
+        ))}
+      </UploadQueue>
     </Paper>
   );
 }
 
+/** A queued file as an asset: the shared row with its thumbnail, its title and name, and "open" once it is an asset. */
 function QueueRow({
   item,
-  locale,
   busy,
   onEdit,
   onRemove,
   onRetry,
 }: {
   item: QueueItem;
-  locale: string;
   busy: boolean;
   onEdit: (field: 'as_title' | 'as_name', value: string) => void;
   onRemove: () => void;
@@ -256,95 +198,50 @@ function QueueRow({
 }) {
   const translate = useTranslate();
   const createPath = useCreatePath();
-  const name = item.file.name;
-  const percent = Math.round(item.progress * 100);
   const active = item.status === 'uploading' || item.status === 'registering';
   const editable = !active && item.status !== 'done' && (item.status !== 'failed' || item.retryable);
-  const kind = assetKind(assetTypeOf(name) ?? '');
+  const kind = assetKind(assetTypeOf(item.file.name) ?? '');
   const thumb = item.asset ?? { kind, url: '', thumbnail_url: item.preview ?? null };
   const fieldError = (f: 'as_title' | 'as_name') => (item.fields[f] ? translate(item.fields[f]!, { _: item.fields[f] }) : undefined);
-  const state =
-    item.status === 'failed' && item.error
-      ? translate(item.error, { _: item.error })
-      : item.status === 'uploading'
-        ? translate('ls.assets.upload.percent', { percent })
-        : translate(`ls.assets.upload.state_${item.status}`);
   return (
-    <Box
-      component="li"
-      data-testid="asset-upload-item"
-      data-status={item.status}
-      sx={{
-        display: 'grid',
-        gridTemplateColumns: { xs: 'auto minmax(0, 1fr) auto', md: 'auto minmax(0, 1fr) minmax(0, 1fr) auto' },
-        alignItems: 'start',
-        gap: 1.5,
-        px: 1.5,
-        py: 1.25,
-        border: 1,
-        borderColor: item.status === 'failed' ? 'error.main' : 'divider',
-        borderRadius: 1.5,
-      }}
-    >
-      <Box sx={{ gridRow: { xs: 'span 2', md: 'auto' } }}>
-        <AssetThumb asset={thumb} size={64} />
-      </Box>
-      <Box sx={{ minWidth: 0 }}>
-        <Typography variant="body2" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }} data-testid="asset-upload-name">
-          {name}
-        </Typography>
-        <Typography
-          variant="caption"
-          color={item.status === 'failed' ? 'error' : item.status === 'done' ? 'success.main' : 'text.secondary'}
-          component="p"
-          data-testid="asset-upload-state"
-          role={item.status === 'failed' ? 'alert' : undefined}
-          sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}
-        >
-          {item.status === 'done' && <CheckCircleIcon sx={{ fontSize: 16 }} />}
-          {item.status === 'failed' && <ErrorIcon sx={{ fontSize: 16 }} />}
-          <span>
-            {formatBytes(item.file.size, locale)} · {state}
-          </span>
-        </Typography>
-        {active && (
-          <LinearProgress
-            variant={item.status === 'registering' ? 'indeterminate' : 'determinate'}
-            value={percent}
-            sx={{ mt: 0.5, height: 6, borderRadius: 3 }}
-            aria-label={`${name}: ${translate('ls.assets.upload.percent', { percent })}`}
-            data-testid="asset-upload-progress"
+    <UploadRow
+      item={item}
+      texts={TEXTS}
+      testIds={TEST_IDS}
+      busy={busy}
+      retryable={item.retryable && !Object.keys(item.fields).length}
+      lead={{ thumbnail: <AssetThumb asset={thumb} size={64} /> }}
+      onRetry={onRetry}
+      onRemove={onRemove}
+      fields={
+        <>
+          <TextField
+            size="small"
+            label={translate('resources.assets.fields.as_title')}
+            value={item.title}
+            onChange={(e) => onEdit('as_title', e.target.value)}
+            disabled={!editable}
+            error={!!item.fields.as_title}
+            helperText={fieldError('as_title')}
+            required
+            slotProps={{ htmlInput: { 'data-testid': 'asset-upload-title', maxLength: 200 } }}
           />
-        )}
-      </Box>
-      <Box
-        sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 1, gridColumn: { xs: '2 / 4', md: 'auto' }, gridRow: { xs: 2, md: 'auto' }, minWidth: 0 }}
-      >
-        <TextField
-          size="small"
-          label={translate('resources.assets.fields.as_title')}
-          value={item.title}
-          onChange={(e) => onEdit('as_title', e.target.value)}
-          disabled={!editable}
-          error={!!item.fields.as_title}
-          helperText={fieldError('as_title')}
-          required
-          slotProps={{ htmlInput: { 'data-testid': 'asset-upload-title', maxLength: 200 } }}
-        />
-        <TextField
-          size="small"
-          label={translate('resources.assets.fields.as_name')}
-          value={item.name}
-          onChange={(e) => onEdit('as_name', e.target.value)}
-          disabled={!editable}
-          error={!!item.fields.as_name}
-          helperText={fieldError('as_name')}
-          required
-          slotProps={{ htmlInput: { 'data-testid': 'asset-upload-asset-name', spellCheck: false, autoCapitalize: 'none', maxLength: 63 } }}
-        />
-      </Box>
-      <Box sx={{ display: 'flex', gridColumn: { xs: 3, md: 'auto' }, gridRow: { xs: 1, md: 'auto' } }}>
-        {item.status === 'done' && item.asset && (
+          <TextField
+            size="small"
+            label={translate('resources.assets.fields.as_name')}
+            value={item.name}
+            onChange={(e) => onEdit('as_name', e.target.value)}
+            disabled={!editable}
+            error={!!item.fields.as_name}
+            helperText={fieldError('as_name')}
+            required
+            slotProps={{ htmlInput: { 'data-testid': 'asset-upload-asset-name', spellCheck: false, autoCapitalize: 'none', maxLength: 63 } }}
+          />
+        </>
+      }
+      actions={
+        item.status === 'done' &&
+        item.asset && (
           <Tooltip title={translate('ls.assets.upload.open', { name: item.asset.as_title })}>
             <IconButton
               size="small"
@@ -355,30 +252,8 @@ function QueueRow({
               <OpenInNewIcon fontSize="small" />
             </IconButton>
           </Tooltip>
-        )}
-        {item.status === 'failed' && item.retryable && !busy && !Object.keys(item.fields).length && (
-          <Tooltip title={translate('ls.assets.upload.retry', { name })}>
-            <IconButton size="small" onClick={onRetry} aria-label={translate('ls.assets.upload.retry', { name })} data-testid="asset-upload-retry">
-              <ReplayIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
-        )}
-        {!active && (
-          <Tooltip title={translate('ls.assets.upload.remove', { name })}>
-            <span>
-              <IconButton
-                size="small"
-                onClick={onRemove}
-                disabled={busy && item.status === 'queued'}
-                aria-label={translate('ls.assets.upload.remove', { name })}
-                data-testid="asset-upload-remove"
-              >
-                <CloseIcon fontSize="small" />
-              </IconButton>
-            </span>
-          </Tooltip>
-        )}
-      </Box>
-    </Box>
+        )
+      }
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { putWithProgress } from '../media/upload';
+import { putWithProgress } from '../uploads/transfer';
 import { assetsApi } from './assetsApi';
 import type { AssetJobDeps, ReplaceDeps } from './assetUpload';
 import { makeThumbnail } from './thumbnail';

@@ -1,8 +1,7 @@
 import { ASSET_TYPES, assets } from '../../../resources/assets';
 import { extensionOf, typeForExtension } from '../../../resources/files';
 import { issuesByField } from '../layout/zod';
-import { ApiRequestError, type ApiErrorBody } from '../providers/http';
-import { newId, REGISTER_FAILED, STORAGE_FAILED, type PutResult } from '../media/upload';
+import { apiErrorOf, newId, REGISTER_FAILED, STORAGE_FAILED, type PutBytes, type PutResult } from '../uploads/transfer';
 import type { AssetFileFields, AssetRecord, SignedAssetUpload } from './assetsApi';
 
 /**
@@ -81,12 +80,6 @@ export function checkFields(title: string, name: string): AssetFieldErrors {
   return errors;
 }
 
-function bodyOf(e: unknown): { status?: number; body?: ApiErrorBody } {
-  if (e instanceof ApiRequestError) return { status: e.status, body: e.body };
-  const b = e as ApiErrorBody | undefined;
-  return b && typeof b === 'object' && typeof b.code === 'string' ? { body: b } : {};
-}
-
 /** Field keys that tell the person what is wrong with the file. */
 const FILE_KEYS = new Set([
   'error_asset_type_not_allowed',
@@ -117,7 +110,7 @@ const FINAL = new Set(['error_asset_type_not_allowed', 'error_file_content_misma
 /** An API or storage failure as an AssetUploadError. */
 export function assetErrorOf(e: unknown, stage: 'storage' | 'register'): AssetUploadError {
   if (e instanceof AssetUploadError) return e;
-  const { status, body } = bodyOf(e);
+  const { status, body } = apiErrorOf(e);
   const fields: AssetFieldErrors = {};
   for (const f of ['as_title', 'as_name'] as const) if (body?.fields?.[f]) fields[f] = body.fields[f];
   if (Object.keys(fields).length) return new AssetUploadError(Object.values(fields)[0]!, fields, true, true);
@@ -132,7 +125,7 @@ export function assetErrorOf(e: unknown, stage: 'storage' | 'register'): AssetUp
 
 export interface AssetUploadDeps {
   sign(ids: string[]): Promise<SignedAssetUpload[]>;
-  put(url: string, blob: Blob, onProgress: (fraction: number) => void): Promise<PutResult>;
+  put: PutBytes;
 }
 
 /**

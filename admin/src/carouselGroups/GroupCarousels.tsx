@@ -9,7 +9,7 @@ import AddIcon from '@mui/icons-material/Add';
 import RemoveIcon from '@mui/icons-material/RemoveCircleOutlineOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { Form, LinkBase, useGetList, useGetMany, useNotify, useTranslate } from 'react-admin';
-import { carouselGroups, carousels } from '../../../resources/index';
+import { carouselGroups, carousels } from '../../../resources/carousels';
 import type { FieldMeta } from '../../../resources/types';
 import { ReferenceInput } from '../generated/inputs';
 import { titleOf } from '../generated/rules';

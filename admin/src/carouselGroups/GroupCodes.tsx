@@ -12,7 +12,7 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/QrCode2';
 import { LinkBase, useCreate, useGetList, useNotify, useTranslate, type RaRecord } from 'react-admin';
-import { codes } from '../../../resources/index';
+import { codes } from '../../../resources/carousels';
 import { useResourceAccess } from '../generated/access';
 import { consolePath } from '../console/access';
 import { QrImage } from '../codes/CodeQr';

@@ -20,12 +20,13 @@ const ConsoleHome = lazy(() => import('./ConsoleHome'));
 const ConsoleSettings = lazy(() => import('./ConsoleSettings'));
 const TranscriptionQueue = lazy(() => import('../leads/TranscriptionQueue'));
 const StatisticsPage = lazy(() => import('../statistics/StatisticsPage'));
+const DeveloperPage = lazy(() => import('../developer/DeveloperPage'));
 
-/** A console page that is not a resource: with its group's read bit in this account, else "access denied". */
-function PageGate({ group, children }: { group: string; children: ReactNode }) {
+/** A console page that is not a resource: with its group's permission (default read) in this account, else "access denied". */
+function PageGate({ group, permission = 'read', children }: { group: string; permission?: string; children: ReactNode }) {
   const { session } = useSession();
   const { accountId } = useConsoleAccount();
-  return canInAccount(session, accountId, group, 'read') ? children : <AccessDeniedPage />;
+  return canInAccount(session, accountId, group, permission) ? children : <AccessDeniedPage />;
 }
 
 function screen(Component: ComponentType) {
@@ -60,6 +61,14 @@ function AccountConsole({ accountId, role }: { accountId: string; role: string }
               <Route path="settings" element={screen(ConsoleSettings)} />
               <Route path="transcription" element={screen(TranscriptionQueue)} />
               <Route path="statistics" element={<PageGate group="account_statistics">{screen(StatisticsPage)}</PageGate>} />
+              <Route
+                path="developer"
+                element={
+                  <PageGate group="app_general" permission="export_curl">
+                    {screen(DeveloperPage)}
+                  </PageGate>
+                }
+              />
               <Route path="access-denied" element={<AccessDeniedPage />} />
               <Route path=":resource/*" element={<ResourceRoutes declarations={ACCOUNT_RESOURCES} screens={CONSOLE_SCREENS} />} />
               <Route path="*" element={<NotFoundPage />} />

@@ -1,5 +1,5 @@
 import { ResourceContextProvider, useTranslate } from 'react-admin';
-import { settings } from '../../../resources/index';
+import { settings } from '../../../resources/settings';
 import { GeneratedEdit } from '../generated/GeneratedEdit';
 import { consolePath } from './access';
 import { useConsoleAccount } from './ConsoleContext';

@@ -14,25 +14,30 @@ export function canEnterConsole(session: Session | null | undefined, accountId: 
   return !!accountId && isUuid(accountId) && !!roleInAccount(session, accountId);
 }
 
-/** The menu's resources: every account resource that is not a child of another (those get tabs on their parent). */
+/**
+ * The menu's resources: every account resource that is not a child of another (those get tabs on their parent) and
+ * does not say `menu: false` (saved views: managed from each list's Views menu).
+ */
 // The account's one-record settings come last, after the resources an organiser works with every day.
-export const MENU_RESOURCES: ResourceDeclaration[] = [
-  ...ACCOUNT_RESOURCES.filter((d) => !parentFieldOf(d) && !d.singleton),
-  ...ACCOUNT_RESOURCES.filter((d) => !parentFieldOf(d) && d.singleton),
-];
+const inMenu = (d: ResourceDeclaration) => !parentFieldOf(d) && d.menu !== false;
+export const MENU_RESOURCES: ResourceDeclaration[] = [...ACCOUNT_RESOURCES.filter((d) => inMenu(d) && !d.singleton), ...ACCOUNT_RESOURCES.filter((d) => inMenu(d) && d.singleton)];
 
 /** A menu item shows with its group's read bit for the caller's role in that account. */
 export function menuResourcesFor(session: Session | null | undefined, accountId: string): ResourceDeclaration[] {
   return MENU_RESOURCES.filter((d) => canInAccount(session, accountId, d.group, 'read'));
 }
 
-/** Console pages that are not resources (routes of their own), each shown with its group's read bit. */
-export const CONSOLE_PAGES = [{ name: 'statistics', group: 'account_statistics' }] as const;
+/** Console pages that are not resources (routes of their own), each shown with one permission of its group. */
+export const CONSOLE_PAGES = [
+  { name: 'statistics', group: 'account_statistics', permission: 'read' },
+  // The API's description: for those who may make API calls (API tokens and "copy as cURL" need the same bit).
+  { name: 'developer', group: 'app_general', permission: 'export_curl' },
+] as const;
 export type ConsolePageName = (typeof CONSOLE_PAGES)[number]['name'];
 
 /** The menu's pages the caller may open in that account. */
 export function menuPagesFor(session: Session | null | undefined, accountId: string): (typeof CONSOLE_PAGES)[number][] {
-  return CONSOLE_PAGES.filter((p) => canInAccount(session, accountId, p.group, 'read'));
+  return CONSOLE_PAGES.filter((p) => canInAccount(session, accountId, p.group, p.permission));
 }
 
 /**

@@ -22,6 +22,7 @@ import HandshakeIcon from '@mui/icons-material/Handshake';
 import HistoryIcon from '@mui/icons-material/History';
 import ImageIcon from '@mui/icons-material/Image';
 import InsightsIcon from '@mui/icons-material/Insights';
+import CodeIcon from '@mui/icons-material/Code';
 import KeyIcon from '@mui/icons-material/Key';
 import LabelIcon from '@mui/icons-material/Label';
 import LinkIcon from '@mui/icons-material/Link';
@@ -85,10 +86,11 @@ const ICONS: Record<ResourceIcon | ConsolePageIcon, () => ReactElement> = {
   history: () => <HistoryIcon />,
   home: () => <DashboardIcon />,
   statistics: () => <InsightsIcon />,
+  developer: () => <CodeIcon />,
 };
 
 /** The console's pages that are not resources. */
-export type ConsolePageIcon = 'home' | 'statistics';
+export type ConsolePageIcon = 'home' | 'statistics' | 'developer';
 
 /** The icon of a resource (its declaration's `icon`, default 'list') or of a console page. */
 export const iconOf = (name: ResourceIcon | ConsolePageIcon | undefined): ReactElement => ICONS[name ?? 'list']();

@@ -22,7 +22,8 @@ import {
   useUpdate,
   type HttpError,
 } from 'react-admin';
-import { eventIntegrations, integrations } from '../../../resources/index';
+import { eventIntegrations } from '../../../resources/eventIntegrations';
+import { integrations } from '../../../resources/integrations';
 import { kindOf } from '../generated/kinds';
 import { bodyFor, titleOf, validateRecord } from '../generated/rules';
 import { useResourceAccess } from '../generated/access';

@@ -3,7 +3,7 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { useParams, useTranslate } from 'react-admin';
-import { formElements } from '../../../resources/index';
+import { formElements } from '../../../resources/formElements';
 import type { ResourceDeclaration } from '../../../resources/types';
 import { GeneratedEdit } from '../generated/GeneratedEdit';
 import { useResourceAccess } from '../generated/access';

@@ -1,10 +1,25 @@
-import type { ReactNode } from 'react';
-import { Edit, useRecordContext } from 'react-admin';
+import { useContext, type ReactNode } from 'react';
+import { Edit, TopToolbar, useRecordContext } from 'react-admin';
 import type { ResourceDeclaration } from '../../../resources/types';
 import { GeneratedForm, type GeneratedFormProps } from './GeneratedForm';
 import { bodyFor, titleOf } from './rules';
 import { useSaveHandlers } from './save';
 import { useResourceAccess } from './access';
+import { HistoryPanel } from '../history/HistoryPanel';
+import { ConsoleContext } from '../console/ConsoleContext';
+import { accountPath, accountUrl } from '../providers/accountPath';
+import { CurlButton, useCanCopyCurl, useConsoleAccountId } from './listTools';
+
+/** The record's history below its form, for a resource that declares it (an account's, or the entry admin's). */
+function RecordHistory({ decl, canRevert }: { decl: ResourceDeclaration; canRevert: boolean }) {
+  const record = useRecordContext();
+  const console = useContext(ConsoleContext);
+  if (!record || !decl.history) return null;
+  const segment = decl.path ?? decl.name;
+  const id = String(record.id);
+  const path = decl.tenancy === 'account' && console ? accountPath(console.accountId, segment, id) : `/${segment}/${encodeURIComponent(id)}`;
+  return <HistoryPanel decl={decl} path={path} canRevert={canRevert} />;
+}
 
 function RecordTitle({ decl }: { decl: ResourceDeclaration }) {
   const record = useRecordContext();
@@ -12,6 +27,19 @@ function RecordTitle({ decl }: { decl: ResourceDeclaration }) {
 }
 
 type Row = Record<string, unknown>;
+
+/** "Copy as cURL" of the record's GET (a singleton's: the resource path itself), with app_general export_curl. */
+function RecordCurlButton({ decl }: { decl: ResourceDeclaration }) {
+  const accountId = useConsoleAccountId();
+  const record = useRecordContext();
+  if (!accountId || !record) return null;
+  const path = decl.singleton ? accountUrl(accountId, decl.name) : accountUrl(accountId, decl.name, String(record.id));
+  return (
+    <TopToolbar>
+      <CurlButton url={() => `${window.location.origin}${path}`} />
+    </TopToolbar>
+  );
+}
 
 /** What a hand-written edit screen changes about the generated form, possibly by the stored record. */
 export type EditFormOptions = Partial<Omit<GeneratedFormProps, 'decl' | 'mode'>>;
@@ -54,8 +82,10 @@ function EditForm({ decl, backTo, form, canUpdate, canDelete }: Pick<GeneratedEd
 export function GeneratedEdit({ decl, id, backTo, title, form, stay }: GeneratedEditProps) {
   const { canUpdate, canDelete } = useResourceAccess(decl.name);
   const handlers = useSaveHandlers(decl, 'update', { stay: stay ?? !!decl.singleton });
+  const canCurl = useCanCopyCurl();
   return (
     <Edit
+      actions={canCurl ? <RecordCurlButton decl={decl} /> : undefined}
       resource={decl.name}
       id={id}
       title={title ?? <RecordTitle decl={decl} />}
@@ -64,6 +94,7 @@ export function GeneratedEdit({ decl, id, backTo, title, form, stay }: Generated
       mutationOptions={handlers}
     >
       <EditForm decl={decl} backTo={backTo} form={form} canUpdate={canUpdate} canDelete={canDelete} />
+      <RecordHistory decl={decl} canRevert={canUpdate} />
     </Edit>
   );
 }

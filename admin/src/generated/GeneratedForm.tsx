@@ -151,7 +151,8 @@ function GeneratedToolbar({
           redirect="list"
           label={deleteLabel}
           successMessage={deleteSuccessMessage}
-          confirmContent={deleteConfirmContent}
+          // A trash resource's delete can be undone: the confirmation says where the record goes.
+          confirmContent={deleteConfirmContent ?? (decl.trash ? translate('ls.trash.delete_text') : undefined)}
           confirmTitle={deleteConfirmTitle ?? 'ra.message.delete_title'}
           translateOptions={{ name: translate(`resources.${decl.name}.name`, { smart_count: 1, _: decl.name }), recordRepresentation: titleOf(decl, record) }}
         />

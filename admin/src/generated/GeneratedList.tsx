@@ -2,7 +2,7 @@ import { useMemo, type ComponentType, type ReactElement, type ReactNode } from '
 import Box from '@mui/material/Box';
 import { useMediaQuery, type Theme } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import { Button, DataTable, FilterButton, LinkBase, List, SimpleList, TopToolbar, useCreatePath, useTranslate, type RaRecord } from 'react-admin';
+import { Button, ColumnsButton, DataTable, FilterButton, LinkBase, List, SimpleList, TopToolbar, useCreatePath, useTranslate, type RaRecord } from 'react-admin';
 import type { FieldMeta, ResourceDeclaration } from '../../../resources/types';
 import { PAGE_SIZE, SinglePagePagination, useSearchFilters } from '../layout/lists';
 import { ListEmpty } from '../layout/ListEmpty';
@@ -10,6 +10,10 @@ import { kindOf, type FieldInputProps } from './kinds';
 import type { CellProps } from './cells';
 import { titleField, titleOf } from './rules';
 import { useResourceAccess } from './access';
+import { BulkToolbar, bulkFieldsOf } from './BulkToolbar';
+import { columnsStoreKey } from './columns';
+import { ExportButton, ListCurlButton, TrashButton, useCanCopyCurl, useConsoleAccountId } from './listTools';
+import { ViewsMenu } from '../views/ViewsMenu';
 
 function AddButton({ decl }: { decl: ResourceDeclaration }) {
   const translate = useTranslate();
@@ -30,9 +34,9 @@ function useFilters(decl: ResourceDeclaration, extra: ReactElement[] = NO_FILTER
   const search = useSearchFilters();
   return useMemo(() => {
     const filters = Object.entries(decl.fields ?? {})
-      .filter(([, m]) => m.filter && !m.parent)
+      .filter(([source, m]) => m.filter && !m.parent && (inputs[source] ?? kindOf(m).Filter))
       .map(([source, meta]) => {
-        const Filter = inputs[source] ?? kindOf(meta).Filter;
+        const Filter = (inputs[source] ?? kindOf(meta).Filter)!;
         return <Filter key={source} source={source} meta={{ ...meta, required: false }} decl={decl} mode="update" label={meta.label} alwaysOn={!!inputs[source]} />;
       });
     return [...(decl.search.length ? search : []), ...filters, ...extra];
@@ -57,6 +61,10 @@ export interface GeneratedListProps {
   toolbarExtra?: ReactNode;
   /** A phone row's title, where the declaration's words need the reader's language (e.g. a lead with no name yet). */
   primaryText?: ComponentType<{ record: RaRecord }>;
+  /** false: no generic Export button (a list with an export of its own). */
+  exportButton?: boolean;
+  /** false: no checkbox column and bulk bar (a list with bulk actions of its own). */
+  bulk?: boolean;
 }
 
 /**
@@ -74,6 +82,8 @@ export function GeneratedList({
   filterInputs,
   toolbarExtra,
   primaryText: PrimaryText,
+  exportButton = true,
+  bulk = true,
 }: GeneratedListProps) {
   const small = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'));
   const createPath = useCreatePath();
@@ -91,6 +101,10 @@ export function GeneratedList({
   // The filter menu offers the filters not shown at once (the search always is).
   const hasFilters = filters.some((f) => !(f.props as { alwaysOn?: boolean }).alwaysOn);
   const create = createAction !== undefined ? createAction : canCreate ? <AddButton decl={decl} /> : null;
+  // Views, export, bulk and cURL work on the console's account API (platform-and-flows.md 1 and 2).
+  const accountId = useConsoleAccountId();
+  const canCurl = useCanCopyCurl();
+  const hasBulk = bulk && !!accountId && (canDelete || (canUpdate && bulkFieldsOf(decl).length > 0));
   return (
     <List
       resource={decl.name}
@@ -100,8 +114,13 @@ export function GeneratedList({
       actions={
         // Wraps instead of running off the left edge when a list has many buttons (the leads' on a phone).
         <TopToolbar sx={{ flexWrap: 'wrap', rowGap: 0.5 }}>
+          {accountId && <ViewsMenu decl={decl} />}
+          {!small && <ColumnsButton storeKey={columnsStoreKey(decl.name)} data-testid="columns-button" />}
           {hasFilters && <FilterButton />}
           {toolbarExtra}
+          {accountId && exportButton && <ExportButton decl={decl} accountId={accountId} />}
+          {accountId && canCurl && <ListCurlButton decl={decl} accountId={accountId} />}
+          {accountId && decl.trash && <TrashButton decl={decl} />}
           {create}
         </TopToolbar>
       }
@@ -144,7 +163,13 @@ export function GeneratedList({
           rowClick={(_id, _res, r) => link(r)}
         />
       ) : (
-        <DataTable rowClick={(_id, _res, r) => link(r)} bulkActionButtons={false} hover={canOpen}>
+        <DataTable
+          rowClick={(_id, _res, r) => link(r)}
+          storeKey={columnsStoreKey(decl.name)}
+          bulkActionButtons={hasBulk}
+          bulkActionsToolbar={hasBulk && accountId ? <BulkToolbar decl={decl} accountId={accountId} canUpdate={canUpdate} canDelete={canDelete} /> : undefined}
+          hover={canOpen}
+        >
           {columns.map(([source, meta]) => {
             const { numeric } = kindOf(meta);
             const Cell = cellOf(source, meta);

@@ -8,6 +8,7 @@ import { NotFoundPage } from '../layout/Pages';
 const GeneratedList = lazy(() => import('./GeneratedList'));
 const GeneratedCreate = lazy(() => import('./GeneratedCreate'));
 const GeneratedEdit = lazy(() => import('./GeneratedEdit'));
+const TrashList = lazy(() => import('./TrashList'));
 
 /** A resource's screens when they are not the generated ones (hand-written screens compose the same parts). */
 export interface ResourceScreens {
@@ -25,7 +26,7 @@ function screen(Component: ComponentType<{ decl: ResourceDeclaration }>, decl: R
 }
 
 /**
- * The routes of one resource below the current path, `:resource/*`: the list (''), `new` and `:id`, generated from
+ * The routes of one resource below the current path, `:resource/*`: the list (''), `new`, `trash` and `:id`, generated from
  * its declaration unless `screens` names a hand-written one. An unknown name, or a singleton (it has its own route),
  * is not found.
  */
@@ -40,6 +41,8 @@ export function ResourceRoutes({ declarations, screens = {} }: { declarations: r
       <Routes>
         <Route index element={screen(own.list ?? GeneratedList, decl)} />
         <Route path="new" element={screen(own.create ?? GeneratedCreate, decl)} />
+        {/* The list's trash (a trash resource's only; platform-and-flows.md 1). */}
+        <Route path="trash" element={decl.trash ? screen(TrashList, decl) : <NotFoundPage />} />
         <Route path=":id" element={screen(own.edit ?? GeneratedEdit, decl)} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>

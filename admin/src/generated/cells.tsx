@@ -32,6 +32,22 @@ export function TextCell({ record, source, compact }: CellProps) {
   return <>{compact && text.length > 80 ? `${text.slice(0, 80)}…` : text}</>;
 }
 
+/**
+ * Rich text as its plain text (blocks and line breaks as spaces), an excerpt in a list row. DOMParser's document is
+ * inert: nothing in it runs or loads.
+ */
+export function richTextToPlain(html: string): string {
+  const spaced = html.replace(/<\/(p|h2|h3|li|blockquote)>|<br\s*\/?>/gi, '$& ');
+  return (new DOMParser().parseFromString(spaced, 'text/html').body.textContent ?? '').replace(/\s+/g, ' ').trim();
+}
+
+export function RichTextCell({ record, source, compact }: CellProps) {
+  const v = record[source];
+  const text = empty(v) ? '' : richTextToPlain(String(v));
+  if (!text) return <Dash />;
+  return <>{compact && text.length > 80 ? `${text.slice(0, 80)}…` : text}</>;
+}
+
 export function MonoCell({ record, source }: CellProps) {
   const v = record[source];
   return empty(v) ? (

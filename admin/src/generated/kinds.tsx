@@ -3,7 +3,22 @@ import { BooleanInput, DateInput, DateTimeInput, FieldTitle, LoadingInput, Nulla
 import type { FieldKind, FieldMeta, ResourceDeclaration } from '../../../resources/types';
 import type { FormMode } from './rules';
 import { ColourInput, EnumInput, JsonInput, ReferenceInput, SecretInput } from './inputs';
-import { BooleanCell, ColourCell, DateCell, DateTimeCell, EnumCell, JsonCell, MonoCell, NumberCell, ReferenceCell, SecretCell, TextCell, UrlCell, type CellProps } from './cells';
+import {
+  BooleanCell,
+  ColourCell,
+  DateCell,
+  DateTimeCell,
+  EnumCell,
+  JsonCell,
+  MonoCell,
+  NumberCell,
+  ReferenceCell,
+  RichTextCell,
+  SecretCell,
+  TextCell,
+  UrlCell,
+  type CellProps,
+} from './cells';
 
 /** What an input of the table gets: the field, its metadata and declaration, and the form's mode. */
 export interface FieldInputProps {
@@ -24,8 +39,8 @@ export interface FieldInputProps {
 export interface KindUi {
   Input: ComponentType<FieldInputProps>;
   Cell: ComponentType<CellProps>;
-  /** The list filter for a `filter: true` field (equality). */
-  Filter: ComponentType<FieldInputProps>;
+  /** The list filter for a `filter: true` field (equality); none where equality means nothing (rich text). */
+  Filter?: ComponentType<FieldInputProps>;
   /** Takes the form's full width (long texts). */
   wide?: boolean;
   /** Right-aligned in a list. */
@@ -109,6 +124,17 @@ function AssetCell(props: CellProps) {
   );
 }
 
+/* The rich text editor (Tiptap) loads with the first form that has a richtext field. */
+const LazyRichText = lazy(() => import('./RichText').then((m) => ({ default: m.RichTextField })));
+
+function RichTextInput(props: FieldInputProps) {
+  return (
+    <Suspense fallback={<LoadingInput label={<FieldTitle label={props.label} source={props.source} resource={props.decl.name} />} fullWidth />}>
+      <LazyRichText {...props} />
+    </Suspense>
+  );
+}
+
 /**
  * The one table "field kind → input / list column / filter" (STYLE.md "Screens from declarations"; react-admin's
  * guessers keep theirs as editFieldTypes/listFieldTypes). Generated and hand-written screens both draw fields from it.
@@ -116,6 +142,7 @@ function AssetCell(props: CellProps) {
 export const KINDS: Record<FieldKind, KindUi> = {
   text: { Input: PlainText, Cell: TextCell, Filter: PlainText },
   longtext: { Input: LongText, Cell: TextCell, Filter: PlainText, wide: true },
+  richtext: { Input: RichTextInput, Cell: RichTextCell, wide: true },
   number: { Input: NumberField, Cell: NumberCell, Filter: NumberField, numeric: true },
   boolean: { Input: Switch, Cell: BooleanCell, Filter: BooleanFilter },
   date: { Input: DateField, Cell: DateCell, Filter: DateField },

@@ -13,10 +13,16 @@ import { api, ApiRequestError } from '../providers/http';
 import { errorText } from '../i18n';
 import { useSession } from '../layout/useSession';
 import { canInAccount } from '../permissions';
+import { CurlButton } from '../generated/listTools';
+import { curlForRequest } from '../providers/curl';
 
 type Answers = Record<string, unknown>;
 
-type State = { state: 'idle' } | { state: 'busy' } | { state: 'ok'; answers: Answers } | { state: 'failed'; title: string; detail?: string };
+/** What the server sent the provider (with show_request and export_curl): for "Copy as cURL". */
+type SentRequest = { method: string; url: string; headers: Record<string, string>; body?: string };
+
+type State =
+  { state: 'idle' } | { state: 'busy' } | { state: 'ok'; answers: Answers; request?: SentRequest } | { state: 'failed'; title: string; detail?: string; request?: SentRequest };
 
 /**
  * The integration's test scan (POST /accounts/{a}/integrations/{id}/test {code}): sends a badge code to the provider
@@ -28,6 +34,7 @@ export function IntegrationTestScan({ accountId, integrationId }: { accountId: s
   const { session } = useSession();
   const [code, setCode] = useState('');
   const [status, setStatus] = useState<State>({ state: 'idle' });
+  const canCurl = canInAccount(session, accountId, 'app_general', 'export_curl');
   if (!canInAccount(session, accountId, 'account_integrations', 'update')) return null;
 
   async function run(e: FormEvent) {
@@ -35,22 +42,26 @@ export function IntegrationTestScan({ accountId, integrationId }: { accountId: s
     if (!code.trim()) return;
     setStatus({ state: 'busy' });
     try {
-      const res = await api<{ answers: Answers }>(accountPath(accountId, 'integrations', integrationId, 'test'), { method: 'POST', body: { code: code.trim() } });
-      setStatus({ state: 'ok', answers: res.answers ?? {} });
+      const res = await api<{ answers: Answers; request?: SentRequest }>(accountPath(accountId, 'integrations', integrationId, 'test'), {
+        method: 'POST',
+        body: { code: code.trim(), ...(canCurl ? { show_request: true } : {}) },
+      });
+      setStatus({ state: 'ok', answers: res.answers ?? {}, request: res.request });
     } catch (err) {
       if (!(err instanceof ApiRequestError)) return setStatus({ state: 'failed', title: translate('error_network') });
-      const body = err.body as { code: string; reason?: string; provider_status?: number };
+      const body = err.body as { code: string; reason?: string; provider_status?: number; request?: SentRequest };
       const detail =
         body.code === 'badge_scan_failed'
           ? body.reason === 'provider_error'
             ? translate('ls.integrations.test_provider_status', { status: body.provider_status })
             : translate(`ls.integrations.test_reason_${body.reason ?? 'unreachable'}`, { _: translate('ls.integrations.test_reason_unreachable') })
           : undefined;
-      setStatus({ state: 'failed', title: errorText(body), detail });
+      setStatus({ state: 'failed', title: errorText(body), detail, request: body.request });
     }
   }
 
   const entries = status.state === 'ok' ? Object.entries(status.answers) : [];
+  const sent = status.state === 'ok' || status.state === 'failed' ? status.request : undefined;
   return (
     <Box component="form" onSubmit={run} noValidate data-testid="integration-test-scan" sx={{ mt: 2 }}>
       <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>
@@ -100,6 +111,11 @@ export function IntegrationTestScan({ accountId, integrationId }: { accountId: s
             <AlertTitle>{status.title}</AlertTitle>
             {status.detail}
           </Alert>
+        )}
+        {canCurl && sent && (
+          <Box sx={{ mt: 1 }}>
+            <CurlButton command={() => curlForRequest(sent)} />
+          </Box>
         )}
       </Box>
     </Box>

@@ -1,6 +1,6 @@
 import Chip, { type ChipProps } from '@mui/material/Chip';
 import { useGetList, useTranslate } from 'react-admin';
-import { members } from '../../../resources/index';
+import { members } from '../../../resources/members';
 import { DateTimeCell, type CellProps } from '../generated/cells';
 import { useChosenRecord } from '../generated/references';
 import { optionLabelKey, titleOf } from '../generated/rules';

@@ -1,7 +1,12 @@
-import type { ReactNode } from 'react';
+import { forwardRef, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import MenuItem from '@mui/material/MenuItem';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import PersonIcon from '@mui/icons-material/Person';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { AppBar, Layout, TitlePortal, ToggleThemeButton, UserMenu, Logout } from 'react-admin';
+import { AppBar, Layout, TitlePortal, ToggleThemeButton, UserMenu, Logout, useTranslate, useUserMenu } from 'react-admin';
 import { LocaleMenu } from './LocaleMenu';
 import { AppMenu } from './AppMenu';
 import { AccountSwitcher } from './AccountSwitcher';
@@ -37,6 +42,20 @@ function Toolbar() {
   );
 }
 
+/** The user menu's way to the profile page (the caller's API tokens). */
+const ProfileMenuItem = forwardRef<HTMLAnchorElement>(function ProfileMenuItem(props, ref) {
+  const translate = useTranslate();
+  const menu = useUserMenu();
+  return (
+    <MenuItem component={Link} to="/profile" ref={ref} {...props} onClick={() => menu?.onClose()}>
+      <ListItemIcon>
+        <PersonIcon fontSize="small" />
+      </ListItemIcon>
+      <ListItemText>{translate('ls.profile.title')}</ListItemText>
+    </MenuItem>
+  );
+});
+
 function AppTopBar() {
   return (
     <AppBar
@@ -44,6 +63,7 @@ function AppTopBar() {
       toolbar={<Toolbar />}
       userMenu={
         <UserMenu>
+          <ProfileMenuItem />
           <Logout redirectTo="/login" />
         </UserMenu>
       }

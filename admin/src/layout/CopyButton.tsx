@@ -7,7 +7,7 @@ import { useTranslate } from 'react-admin';
 /** Spec 9: a copy button shows "copied" for 2 seconds. */
 export const COPIED_MS = 2000;
 
-async function copyText(text: string): Promise<void> {
+export async function copyText(text: string): Promise<void> {
   if (navigator.clipboard?.writeText) {
     try {
       await navigator.clipboard.writeText(text);

@@ -7,7 +7,7 @@ import { GeneratedList } from '../generated/GeneratedList';
 import { useResourceAccess } from '../generated/access';
 import { useConsoleAccount } from '../console/ConsoleContext';
 import { consolePath } from '../console/access';
-import { LeadBulkActions } from './LeadBulkActions';
+import { LeadExportButton } from './LeadExportButton';
 import { LEAD_CELLS, LeadRowTitle } from './leadCells';
 
 /** The capture-date range (a date is the whole day, on the server). */
@@ -31,7 +31,7 @@ function TranscribeLink() {
 /**
  * /console/{a}/leads: the generated list (prefix search over e-mail and names; filters event, owner, source,
  * transcription, validity and the capture dates; 25 a page, newest first) with the transcription queue, the CSV of
- * everything the filter matches and actions on all of it.
+ * everything the filter matches and the generic bulk bar (owner, validity, delete).
  */
 export default function LeadList({ decl }: { decl: ResourceDeclaration }) {
   return (
@@ -45,10 +45,13 @@ export default function LeadList({ decl }: { decl: ResourceDeclaration }) {
         toolbarExtra={
           <>
             <TranscribeLink />
-            <LeadBulkActions />
+            <LeadExportButton />
           </>
         }
         phoneColumns={['ld_eventid', 'ld_captured_at']}
+        // The leads' own CSV (a column per form element) instead of the generic one; bulk is the generic bar: owner,
+        // validity and delete on the rows ticked or on every lead the filter matches.
+        exportButton={false}
       />
     </Box>
   );

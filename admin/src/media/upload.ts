@@ -1,4 +1,4 @@
-import { ApiRequestError, type ApiErrorBody } from '../providers/http';
+import { apiErrorOf, inParallel, newId, REGISTER_FAILED, STORAGE_FAILED, type PutBytes, type PutResult, type QueuedFile } from '../uploads/transfer';
 import type { MediaFile, SignedEntry } from './mediaApi';
 
 /**
@@ -7,27 +7,9 @@ import type { MediaFile, SignedEntry } from './mediaApi';
  * the screen translates them.
  */
 
-export type UploadStatus = 'queued' | 'uploading' | 'registering' | 'done' | 'failed';
-
-export interface UploadItem {
-  key: string;
-  file: File;
-  status: UploadStatus;
-  /** 0..1 of the bytes sent to the storage server. */
-  progress: number;
-  /** A message key (or the server's own text when it has no key). */
-  error?: string;
+export interface UploadItem extends QueuedFile {
   uploaded?: MediaFile;
 }
-
-export interface PutResult {
-  status: number;
-  body: unknown;
-}
-
-/** Spec 8: a PUT the storage server refused, and a registration the API refused. */
-export const STORAGE_FAILED = 'error_upload_storage_failed';
-export const REGISTER_FAILED = 'error_upload_failed';
 
 /** API error codes whose own text says more than the generic upload messages. */
 const CLEAR_CODES = new Set([
@@ -52,15 +34,9 @@ const CLEAR_FIELDS = new Set([
   'error_too_long',
 ]);
 
-function bodyOf(e: unknown): ApiErrorBody | undefined {
-  if (e instanceof ApiRequestError) return e.body;
-  const b = e as ApiErrorBody | undefined;
-  return b && typeof b === 'object' && typeof b.code === 'string' ? b : undefined;
-}
-
 /** The message key for a failed step: the API's clearer reason when it gives one, else the spec's generic text. */
 export function uploadErrorKey(stage: 'storage' | 'register', error: unknown): string {
-  const body = bodyOf(error);
+  const { body } = apiErrorOf(error);
   if (body?.code === 'validation_failed' && body.fields) {
     const clear = Object.values(body.fields).find((k) => CLEAR_FIELDS.has(k));
     if (clear) return clear;
@@ -73,44 +49,9 @@ export function uploadErrorKey(stage: 'storage' | 'register', error: unknown): s
 /** Failures worth another try as they are (a dropped connection, a server error, an expired link). */
 export const RETRYABLE = new Set([STORAGE_FAILED, REGISTER_FAILED, 'error_signature_expired', 'error_not_logged_in']);
 
-/** PUT with upload progress (fetch has none). Resolves with the status and the parsed body; rejects on a network error. */
-export function putWithProgress(url: string, file: Blob, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<PutResult> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('PUT', url);
-    xhr.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
-    };
-    xhr.onload = () => {
-      let body: unknown = xhr.responseText;
-      try {
-        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
-      } catch {
-        /* not JSON (an S3 store answers XML): keep the text */
-      }
-      resolve({ status: xhr.status, body });
-    };
-    xhr.onerror = () => reject(new Error('network'));
-    xhr.onabort = () => reject(new Error('aborted'));
-    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
-    xhr.send(file);
-  });
-}
-
-/** A v4 UUID (crypto.randomUUID needs a secure context; getRandomValues does not). */
-export function newId(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6] & 0x0f) | 0x40;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
 export interface UploadDeps {
   sign(ids: string[], destination: string | null): Promise<SignedEntry[]>;
-  put(url: string, file: File, onProgress: (fraction: number) => void): Promise<PutResult>;
+  put: PutBytes;
   register(body: { fs_id: string; fs_folderid: string | null; fs_filename: string; fs_type: string; fs_path: string }): Promise<MediaFile>;
 }
 
@@ -150,48 +91,43 @@ export async function runUploads(
     }
     const byId = new Map(signed.map((s) => [s.id, s]));
     const work = batch.map((item, n) => ({ item, entry: byId.get(ids[n]) }));
-    let next = 0;
-    const worker = async () => {
-      while (next < work.length) {
-        const { item, entry } = work[next++];
-        if (!entry) {
-          fail(item, REGISTER_FAILED);
-          continue;
-        }
-        if (entry.max_bytes !== undefined && item.file.size > entry.max_bytes) {
-          // The storage server would refuse it after the first bytes; say so without sending them.
-          fail(item, 'error_file_too_large');
-          continue;
-        }
-        update(item.key, { status: 'uploading', progress: 0, error: undefined });
-        let put: PutResult;
-        try {
-          put = await deps.put(entry.url, item.file, (progress) => update(item.key, { progress }));
-        } catch {
-          fail(item, STORAGE_FAILED);
-          continue;
-        }
-        if (put.status < 200 || put.status >= 300) {
-          fail(item, uploadErrorKey('storage', put.body));
-          continue;
-        }
-        update(item.key, { status: 'registering', progress: 1 });
-        try {
-          const uploaded = await deps.register({
-            fs_id: entry.id,
-            fs_folderid: folderId,
-            fs_filename: item.file.name,
-            fs_type: item.file.type,
-            fs_path: entry.path,
-          });
-          done++;
-          update(item.key, { status: 'done', uploaded });
-        } catch (e) {
-          fail(item, uploadErrorKey('register', e));
-        }
+    await inParallel(work, parallel, async ({ item, entry }) => {
+      if (!entry) {
+        fail(item, REGISTER_FAILED);
+        return;
       }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(parallel, work.length)) }, worker));
+      if (entry.max_bytes !== undefined && item.file.size > entry.max_bytes) {
+        // The storage server would refuse it after the first bytes; say so without sending them.
+        fail(item, 'error_file_too_large');
+        return;
+      }
+      update(item.key, { status: 'uploading', progress: 0, error: undefined });
+      let put: PutResult;
+      try {
+        put = await deps.put(entry.url, item.file, (progress) => update(item.key, { progress }));
+      } catch {
+        fail(item, STORAGE_FAILED);
+        return;
+      }
+      if (put.status < 200 || put.status >= 300) {
+        fail(item, uploadErrorKey('storage', put.body));
+        return;
+      }
+      update(item.key, { status: 'registering', progress: 1 });
+      try {
+        const uploaded = await deps.register({
+          fs_id: entry.id,
+          fs_folderid: folderId,
+          fs_filename: item.file.name,
+          fs_type: item.file.type,
+          fs_path: entry.path,
+        });
+        done++;
+        update(item.key, { status: 'done', uploaded });
+      } catch (e) {
+        fail(item, uploadErrorKey('register', e));
+      }
+    });
   }
   return { done, failed };
 }

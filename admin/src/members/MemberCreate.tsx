@@ -4,7 +4,7 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { LinkBase, Title, useTranslate } from 'react-admin';
-import { invites } from '../../../resources/index';
+import { invites } from '../../../resources/invites';
 import type { ResourceDeclaration } from '../../../resources/types';
 import { GeneratedCreate } from '../generated/GeneratedCreate';
 import type { FieldInputProps } from '../generated/kinds';

@@ -1,6 +1,6 @@
 import PersonAddIcon from '@mui/icons-material/PersonAddAlt1';
 import { Button, LinkBase, useTranslate } from 'react-admin';
-import { invites } from '../../../resources/index';
+import { invites } from '../../../resources/invites';
 import type { ResourceDeclaration } from '../../../resources/types';
 import { GeneratedList } from '../generated/GeneratedList';
 import { consolePath } from '../console/access';

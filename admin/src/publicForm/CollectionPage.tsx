@@ -4,6 +4,7 @@ import { SubmitFailure, type PublicFormData, type PublicSubmission } from './mod
 import { loadCollection, submitDownloadForm, type CollectionAsset, type CollectionInfo } from './collection';
 import { pageFailureText, RegisterError } from './register';
 import { DATE_LOCALE, translator, type PublicLocale, type PublicTextKey, type PublicTranslate } from './texts';
+import { RichText } from './RichText';
 
 type Load = { kind: 'loading' } | { kind: 'failed'; key: PublicTextKey } | { kind: 'ready'; info: CollectionInfo };
 
@@ -125,7 +126,7 @@ function CollectionView({ info, locale, onLocale, justUnlocked }: { info: Collec
           {justUnlocked ? (
             <div className="ls-public-notice--state ls-collection-ready" role="status">
               <p className="ls-collection-ready-title">{thanksTitle}</p>
-              {thanksDescription ? <p className="ls-public-description">{thanksDescription}</p> : null}
+              <RichText html={thanksDescription} className="ls-public-description ls-public-richtext" />
             </div>
           ) : null}
         </section>

@@ -4,6 +4,7 @@ import { validateAnswers } from '../../../resources/answers';
 import { consentTextFor } from '../../../resources/consent';
 import { pageTexts, STYLE_FONT_FAMILIES, SubmitFailure, type PublicFormData, type PublicSubmission, type PublicView } from './model';
 import { DATE_LOCALE, isPublicTextKey, LOCALE_NAMES, PUBLIC_TEXTS, translator, type PublicLocale } from './texts';
+import { RichText } from './RichText';
 import './publicForm.css';
 
 export interface PublicFormPageProps {
@@ -65,11 +66,6 @@ export function Logo({ assetId, assetUrl, label }: { assetId?: string | null; as
   const url = assetUrl?.(assetId);
   if (url) return <img className="ls-public-logo" src={url} alt={label} />;
   return <div className="ls-public-logo ls-public-logo--placeholder" role="img" aria-label={label} data-asset-id={assetId} />;
-}
-
-/** Text as written, line breaks kept (never HTML). */
-function Description({ text, className }: { text?: string; className: string }) {
-  return text ? <p className={className}>{text}</p> : null;
 }
 
 /**
@@ -195,7 +191,7 @@ export function PublicFormPage({
             <h1 id="ls-public-thanks-title" className="ls-public-title" tabIndex={-1} ref={thanksRef}>
               {texts.thanksTitle}
             </h1>
-            <Description text={texts.thanksDescription} className="ls-public-description" />
+            <RichText html={texts.thanksDescription} className="ls-public-description ls-public-richtext" />
             {texts.externalUrl ? (
               <p className="ls-public-external">
                 <a className="ls-public-external-link" href={texts.externalUrl} target="_blank" rel="noopener noreferrer">
@@ -211,7 +207,8 @@ export function PublicFormPage({
             <h1 id="ls-public-form-title" className="ls-public-title">
               {texts.formTitle}
             </h1>
-            <Description text={texts.formDescription} className="ls-public-description" />
+            <RichText html={texts.formDescription} className="ls-public-description ls-public-richtext" />
+            <RichText html={texts.eventDescription} className="ls-public-event-description ls-public-richtext" />
             {replaceForm ?? (
               <form ref={formRef} className="ls-public-form" noValidate onSubmit={onFormSubmit} aria-labelledby="ls-public-form-title">
                 {data.form ? (

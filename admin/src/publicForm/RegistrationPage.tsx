@@ -100,7 +100,7 @@ export function RegistrationPage({ eventId, locale, onLocale }: { eventId: strin
         ? {
             style: info.style,
             form: info.form ? { elements: info.form.elements } : null,
-            event: { ev_title: info.event.ev_title, ev_consent_text: info.event.ev_consent_text },
+            event: { ev_title: info.event.ev_title, ev_consent_text: info.event.ev_consent_text, ev_description: info.event.ev_description },
             style_assets: info.style_assets,
           }
         : undefined,

@@ -20,7 +20,7 @@ export interface PublicFormStyle {
 export interface PublicFormData {
   style: PublicFormStyle | null;
   form: { elements: FormElementSpec[] } | null;
-  event?: { ev_title?: string | null; ev_consent_text?: string | null } | null;
+  event?: { ev_title?: string | null; ev_consent_text?: string | null; ev_description?: string | null } | null;
   /** URLs of the style's logos and fonts by asset id. */
   style_assets?: Record<string, string>;
 }
@@ -56,7 +56,9 @@ export function pageTexts(data: PublicFormData, fallback: { formTitle: string; t
   const style = data.style ?? {};
   return {
     formTitle: text(style.st_form_title) ?? text(data.event?.ev_title ?? undefined) ?? fallback.formTitle,
+    // rich text (HTML of the allow-list), drawn by RichText.tsx
     formDescription: text(style.st_form_description),
+    eventDescription: text(data.event?.ev_description ?? undefined),
     thanksTitle: text(style.st_thanks_title) ?? fallback.thanksTitle,
     thanksDescription: text(style.st_thanks_description),
     externalUrl: safeHttpUrl(style.st_external_url),

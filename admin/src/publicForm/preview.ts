@@ -71,7 +71,9 @@ export async function loadPreview(route: PreviewRoute, fetcher: typeof fetch = f
   return {
     style_assets: Object.fromEntries(assets.filter((a): a is Row => !!a && typeof a.url === 'string').map((a) => [String(a.as_id), String(a.url)])),
     style,
-    event: event ? { ev_title: event.ev_title as string | null, ev_consent_text: event.ev_consent_text as string | null } : null,
+    event: event
+      ? { ev_title: event.ev_title as string | null, ev_consent_text: event.ev_consent_text as string | null, ev_description: event.ev_description as string | null }
+      : null,
     form: graph ? { elements: graph.elements } : null,
   };
 }

@@ -18,7 +18,15 @@ export type RegistrationState = 'open' | 'closed' | 'restricted' | 'no_form';
 /** GET /api/1/register/{eventId}: the form only when it may be shown (open, or restricted with the right code). */
 export interface RegistrationInfo {
   state: RegistrationState;
-  event: { id: string; ev_title: string; ev_start_date: string | null; ev_end_date: string | null; ev_access_type: string; ev_consent_text: string | null };
+  event: {
+    id: string;
+    ev_title: string;
+    ev_start_date: string | null;
+    ev_end_date: string | null;
+    ev_access_type: string;
+    ev_consent_text: string | null;
+    ev_description: string | null;
+  };
   form: { f_id: string; f_title: string; elements: FormElementSpec[] } | null;
   style: PublicFormStyle | null;
   /** URLs of the style's logos and fonts by asset id. */

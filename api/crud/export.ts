@@ -6,7 +6,7 @@ import { ctx } from '../context.js';
 import { ApiError } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
 import type { Adapter } from './adapter.js';
-import { applyFilters, filterValueError, parseFilter } from './list.js';
+import { applyFilters, filterValueError, parseFilter, parseJson } from './list.js';
 import { CSV_BOM, csvLine } from '../services/csv.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
 
@@ -22,16 +22,6 @@ function langOf(req: Request): Lang {
   const asked = req.query.lang;
   if (asked === 'en' || asked === 'nl') return asked;
   return req.acceptsLanguages('en', 'nl') === 'nl' ? 'nl' : 'en';
-}
-
-function parseJsonParam(value: unknown, name: string): unknown {
-  if (value === undefined) return undefined;
-  try {
-    if (typeof value === 'string') return JSON.parse(value);
-  } catch {
-    // below
-  }
-  throw new ApiError(400, 'invalid_query', `The ${name} parameter must be JSON`);
 }
 
 /** A stored value in the caller's words: yes/no, an option's label, times as ISO 8601, objects as JSON. */
@@ -78,8 +68,8 @@ export function exportRoute(router: Router, decl: ResourceDeclaration, adapter: 
   router.get('/export.csv', requirePermission(decl.group, decl.operations.list!), async (req, res) => {
     const { db } = ctx(req);
     const lang = langOf(req);
-    const filter = parseFilter(parseJsonParam(req.query.filter, 'filter') ?? {}, decl, adapter.idColumn);
-    const sortParam = parseJsonParam(req.query.sort, 'sort');
+    const filter = parseFilter(parseJson(req.query.filter, 'filter') ?? {}, decl, adapter.idColumn);
+    const sortParam = parseJson(req.query.sort, 'sort');
     let sort = decl.defaultSort;
     if (sortParam !== undefined) {
       if (!Array.isArray(sortParam) || sortParam.length !== 2 || !['ASC', 'DESC'].includes(String(sortParam[1]).toUpperCase()))

@@ -30,7 +30,8 @@ export interface RangeBound {
 /** What a filter object asks for (the part of a list query that picks rows, not their order or page). */
 export type ListFilter = Pick<ListQuery, 'q' | 'ids' | 'equals' | 'ranges'>;
 
-function parseJson(value: unknown, name: string): unknown {
+/** A query parameter that holds JSON (filter, sort, range): 400 invalid_query when it is not. */
+export function parseJson(value: unknown, name: string): unknown {
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw new ApiError(400, 'invalid_query', `The ${name} parameter must be JSON`);
   try {
@@ -164,11 +165,6 @@ export function applyFilters(qb: Knex.QueryBuilder, query: ListFilter, decl: Res
   for (const [col, values] of Object.entries(query.equals)) qb.whereIn(col, values as string[]);
   for (const r of query.ranges ?? []) qb.where(r.field, r.op, r.value);
   return qb;
-}
-
-/** True when the filter selects every row (no search, ids, values or ranges). */
-export function isEmptyFilter(f: ListFilter): boolean {
-  return !f.q && !f.ids && !Object.keys(f.equals).length && !(f.ranges ?? []).length;
 }
 
 /**

@@ -72,6 +72,12 @@ export function captureAppPages(storageOrigins: string[], upgradeInsecure: boole
     res.setHeader('Cache-Control', 'public, max-age=86400');
     sendBuilt(res, path.join(DIST, 'app-icons', file), 'image/png', () => notBuilt(res));
   });
+  // "/app" (what a person types) lies outside the service worker's scope /app/, so an offline reload of it would fail:
+  // it moves to /app/ (its query kept), where the worker answers from its cache.
+  router.get(/^\/app$/, (req, res) => {
+    const query = req.originalUrl.indexOf('?');
+    res.redirect(301, `/app/${query >= 0 ? req.originalUrl.slice(query) : ''}`);
+  });
   router.get(/^\/app(\/.*)?$/, (_req, res) => {
     res.setHeader('Content-Security-Policy', csp);
     res.setHeader('Cache-Control', 'no-cache');

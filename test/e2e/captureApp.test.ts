@@ -162,6 +162,15 @@ describe.skipIf(!HAS_CHROMIUM)('capture app (/app)', () => {
     expect(sw.headers.get('content-type')).toContain('javascript');
     const swText = await sw.text();
     expect(swText).toMatch(/const PRECACHE = \["\/app\/","\/app\/manifest.webmanifest",.*"\/assets\/app-[^"]+\.js".*\.wasm"/);
+    // "/app" is outside the worker's scope: it moves to /app/ (query kept), so an offline reload stays in the app.
+    for (const [from, to] of [
+      ['/app', '/app/'],
+      ['/app?event=1', '/app/?event=1'],
+    ]) {
+      const moved = await fetch(`${server.baseUrl}${from}`, { redirect: 'manual' });
+      expect(moved.status, from).toBe(301);
+      expect(moved.headers.get('location'), from).toBe(to);
+    }
     for (const p of ['/app', '/app/', '/app/leads', '/app/capture/x/y']) {
       const res = await fetch(`${server.baseUrl}${p}`);
       expect(res.status, p).toBe(200);

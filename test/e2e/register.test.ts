@@ -211,6 +211,8 @@ describe.skipIf(!HAS_CHROMIUM)('registration page in the browser', () => {
         'city',
       ]);
       expect(await page.getByRole('textbox', { name: /^E-mail/ }).getAttribute('aria-required')).toBe('true');
+      // Announced by its label alone: the mark's "required" (a tooltip) joined to it read "E-mailrequired".
+      expect(await page.getByRole('textbox', { name: 'E-mail', exact: true }).count()).toBe(1);
       await page.getByText('Fields marked * are required.').waitFor();
       await page.getByRole('checkbox', { name: CONSENT }).waitFor();
       expect(await noSideScroll(page)).toBe(true);

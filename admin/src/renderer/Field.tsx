@@ -29,9 +29,12 @@ export function describedBy(id: string, error: string | undefined, hint = false)
  * aria-required itself (groups, buttons).
  */
 export function RequiredMark({ texts, spoken }: { texts: RendererTexts; spoken: boolean }) {
+  // The tooltip sits on the hidden asterisk: on the outer span it joined the label's name ("E-mailrequired").
   return (
-    <span className="ls-form-required" title={texts.required}>
-      <span aria-hidden="true"> *</span>
+    <span className="ls-form-required">
+      <span aria-hidden="true" title={texts.required}>
+        {' *'}
+      </span>
       {spoken ? <span className="ls-form-sr"> ({texts.required})</span> : null}
     </span>
   );

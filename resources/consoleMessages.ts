@@ -7,6 +7,7 @@ export const CONSOLE_MESSAGES = {
   error_event_type_required: 'Please select an event type',
   error_event_dates_invalid: 'The end date cannot be before the start date',
   error_access_code_required: 'Please enter the access code of this restricted event',
+  error_mail_link_missing: 'Add the link variable to this mail: without the link nobody can follow it',
   error_identifier_invalid: 'Use lower-case letters, digits, - and _, starting with a letter (at most 63)',
   error_colour_invalid: 'Please enter a colour as #rrggbb',
   error_date_invalid: 'Please enter a valid date',

@@ -27,6 +27,17 @@ export const mailTemplates = defineAccountResource({
   search: ['mt_name', 'mt_subject'],
   title: 'mt_name',
   unique: [{ field: 'mt_name' }],
+  // A product mail whose flow hangs on a link (invite, handoff) is useless without it: every body it has must carry
+  // {{link}}. A template without any body is sent with the built-in body under its subject (api/mail/accountTemplates.ts).
+  check(r) {
+    const errors: Record<string, string> = {};
+    if (!mailNeedsLink(r.mt_name)) return errors;
+    for (const body of ['mt_html', 'mt_text'] as const) {
+      const value = typeof r[body] === 'string' ? (r[body] as string) : '';
+      if (value.trim() && !LINK_VARIABLE_RE.test(value)) errors[body] = 'error_mail_link_missing';
+    }
+    return errors;
+  },
   labels: {
     en: {
       name_one: 'Mail template',
@@ -71,6 +82,13 @@ export const MAIL_TEMPLATE_VARIABLES = {
   handoff: [...COMMON_MAIL_VARIABLES, 'first_name', 'last_name', 'lead_first_name', 'lead_last_name', 'lead_email', 'event_title', 'message', 'sender_name', 'link'],
   registration: [...COMMON_MAIL_VARIABLES, 'first_name', 'last_name', 'email', 'event_title', 'event_start_date', 'event_end_date'],
 } as const satisfies Record<(typeof MAIL_TEMPLATE_NAMES)[number], readonly string[]>;
+
+const LINK_VARIABLE_RE = /\{\{\s*link\s*\}\}/;
+
+/** The product mail of this name fills in {{link}} (the invitation's or handoff's page): its bodies must carry it. */
+export function mailNeedsLink(name: unknown): boolean {
+  return isMailTemplateName(name) && (MAIL_TEMPLATE_VARIABLES[name] as readonly string[]).includes('link');
+}
 
 export type MailTemplateName = (typeof MAIL_TEMPLATE_NAMES)[number];
 

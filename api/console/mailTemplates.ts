@@ -5,7 +5,7 @@ import { requirePermission } from '../middleware/auth.js';
 import { scoped } from '../models/scope.js';
 import { isUuid } from '../../resources/fields.js';
 import { isMailTemplateName, mailTemplates } from '../../resources/mailTemplates.js';
-import { builtinTemplate, renderAccountTemplate, sampleVars, varsFor, type MailTemplateSource } from '../mail/accountTemplates.js';
+import { builtinTemplate, renderAccountTemplate, sampleVars, varsFor, withBuiltinBody, type MailTemplateSource } from '../mail/accountTemplates.js';
 import { rejectNulBytes, validateFor } from '../crud/input.js';
 
 const read = requirePermission(mailTemplates.group, 'read');
@@ -19,10 +19,10 @@ async function storedTemplate(req: Request): Promise<MailTemplateSource> {
   return row;
 }
 
-/** The template filled with sample data, as the mail of its name would be (subject, HTML, text). */
+/** The template filled with sample data, exactly as the mail of its name would be sent (subject, HTML, text). */
 function preview(req: Request, template: MailTemplateSource) {
   const vars = varsFor(template.mt_name, sampleVars(ctx(req), req.account!, req.user!, template.mt_name));
-  return renderAccountTemplate(template, vars);
+  return renderAccountTemplate(withBuiltinBody(template), vars);
 }
 
 /**

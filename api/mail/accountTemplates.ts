@@ -100,7 +100,17 @@ export function builtinTemplate(name: MailTemplateName): Required<Pick<MailTempl
 export async function templateFor(db: Knex | Knex.Transaction, accountId: string, name: MailTemplateName): Promise<MailTemplateSource> {
   // A template in the trash is as good as none: the built-in one is sent.
   const own = await db('mail_templates').where({ mt_accountid: accountId, mt_name: name }).whereNull('mt_deleted_at').first();
-  return own ?? builtinTemplate(name);
+  return own ? withBuiltinBody(own) : builtinTemplate(name);
+}
+
+/**
+ * A product mail's template saved without any body (only a subject) is sent with the built-in body under its own
+ * subject and sender: otherwise it would arrive as an empty message without its link. Other templates are as stored.
+ */
+export function withBuiltinBody(template: MailTemplateSource): MailTemplateSource {
+  if (!isMailTemplateName(template.mt_name) || template.mt_html?.trim() || template.mt_text?.trim()) return template;
+  const builtin = builtinTemplate(template.mt_name);
+  return { ...template, mt_html: builtin.mt_html, mt_text: builtin.mt_text };
 }
 
 /** Variables every account mail gets (COMMON_MAIL_VARIABLES). */

@@ -40,7 +40,7 @@ describeEachDb('mail templates: preview with sample data, test mail to yourself,
     mt_name: 'invite',
     mt_subject: 'Hello {{first_name}} from {{account_name}} <{{inviter_name}}>',
     mt_html: '<p title="{{inviter_name}}">{{inviter_name}} / {{ account_name }} / [{{unknown_thing}}] / {{link}}</p>',
-    mt_text: 'Text: {{inviter_name}} / {{account_name}} / [{{unknown_thing}}]',
+    mt_text: 'Text: {{inviter_name}} / {{account_name}} / [{{unknown_thing}}] / {{link}}',
   };
 
   it('GET …/{id}/preview fills the sample data: HTML-escaped in the HTML, plain in subject and text, unknown variables empty', async () => {
@@ -52,7 +52,7 @@ describeEachDb('mail templates: preview with sample data, test mail to yourself,
     const escapedName = '&lt;i&gt;Ann&lt;/i&gt; O&quot;Hara';
     const escapedAccount = accountNameA.replace('&', '&amp;').replace("'", '&#39;').replace('<', '&lt;').replace('>', '&gt;');
     expect(res.body.html).toBe(`<p title="${escapedName}">${escapedName} / ${escapedAccount} / [] / ${t.config.publicUrl}/invite/sample-link</p>`);
-    expect(res.body.text).toBe(`Text: <i>Ann</i> O"Hara / ${accountNameA} / []`);
+    expect(res.body.text).toBe(`Text: <i>Ann</i> O"Hara / ${accountNameA} / [] / ${t.config.publicUrl}/invite/sample-link`);
   });
 
   it("a template of the account's own naming gets the common variables only; HTML or text alone makes the other part", async () => {
@@ -104,6 +104,48 @@ describeEachDb('mail templates: preview with sample data, test mail to yourself,
       expect(failed.body.code).toBe('mail_failed');
     });
     expect(mailsTo(t, ownerEmail)).toHaveLength(before + 1);
+  });
+
+  it('an invite or handoff template whose body lacks {{link}} is refused on save (nothing stored or changed); one with only a subject sends the built-in body', async () => {
+    const c = (await t.account(`C ${uid()}`)).a_id;
+    await t.member(c, owner.userId, 'superadmin');
+    const count = async () => Number((await t.db('mail_templates').where('mt_accountid', c).count({ n: '*' }).first())!.n);
+    for (const [body, field] of [
+      [{ mt_name: 'invite', mt_subject: 'Join us', mt_html: '<p>Welcome {{first_name}}</p>' }, 'mt_html'],
+      [{ mt_name: 'handoff', mt_subject: 'A lead', mt_text: 'A lead for you, {{first_name}}' }, 'mt_text'],
+      [{ mt_name: 'invite', mt_subject: 'Join us', mt_html: '<p>{{ link }}</p>', mt_text: 'no link here' }, 'mt_text'],
+    ] as const) {
+      const res = await owner.post(path(c), body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.code).toBe('validation_failed');
+      expect(res.body.fields).toEqual({ [field]: 'error_mail_link_missing' });
+      expect(res.body.message).toBe('Add the link variable to this mail: without the link nobody can follow it');
+    }
+    expect(await count()).toBe(0);
+    // A template of the account's own name may leave the link out; so may the registration mail (it has none).
+    await create({ mt_name: `own-${uid()}`, mt_subject: 'x', mt_html: '<p>no link</p>' }, c);
+    await create({ mt_name: 'registration', mt_subject: 'Thanks', mt_html: '<p>See you {{first_name}}</p>' }, c);
+    // A stored invite template cannot lose its link by an update either.
+    const good = await create({ mt_name: 'invite', mt_subject: 'Join {{account_name}}', mt_html: '<p><a href="{{link}}">Join</a></p>' }, c);
+    const lost = await owner.put(`${path(c)}/${good.id}`, { mt_html: '<p>Join</p>' });
+    expect(lost.status).toBe(400);
+    expect(lost.body.fields).toEqual({ mt_html: 'error_mail_link_missing' });
+    expect((await t.db('mail_templates').where('mt_id', good.id).first()).mt_html).toBe('<p><a href="{{link}}">Join</a></p>');
+
+    // Only a subject: the test mail and the real invitation carry the built-in body (with the link) under that subject.
+    const handoff = await create({ mt_name: 'handoff', mt_subject: 'Yours now: {{lead_first_name}}' }, c);
+    const preview = await owner.get(`${path(c)}/${handoff.id}/preview`);
+    expect(preview.body.subject).toMatch(/^Yours now: /);
+    expect(preview.body.html).toContain(`${t.config.publicUrl}/handoffs/`);
+    expect(preview.body.text).toContain(`${t.config.publicUrl}/handoffs/`);
+    await t.db('mail_templates').where('mt_id', good.id).update({ mt_html: null, mt_text: null, mt_subject: 'Only a subject for {{first_name}}' });
+    const to = `${uid()}@example.com`;
+    const sent = await owner.post(`/api/1/accounts/${c}/invites`, { iv_email: to, iv_first_name: 'Ivy' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const [mail] = mailsTo(t, to);
+    expect(mail.subject).toBe('Only a subject for Ivy');
+    expect(mail.html).toContain(`${t.config.publicUrl}/invite/`);
+    expect(mail.text).toContain(`${t.config.publicUrl}/invite/`);
   });
 
   it('GET …/builtin/{name}: the built-in template the product sends while the account has none', async () => {

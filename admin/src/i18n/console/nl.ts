@@ -8,6 +8,7 @@ const consoleNl: ConsoleMessages = {
   error_event_type_required: 'Kies een soort toegang voor het evenement',
   error_event_dates_invalid: 'De einddatum kan niet voor de begindatum liggen',
   error_access_code_required: 'Vul de toegangscode van dit besloten evenement in',
+  error_mail_link_missing: 'Voeg de variabele link toe aan deze e-mail: zonder de link kan niemand verder',
   error_identifier_invalid: 'Gebruik kleine letters, cijfers, - en _, te beginnen met een letter (hoogstens 63)',
   error_colour_invalid: 'Vul een kleur in als #rrggbb',
   error_date_invalid: 'Vul een geldige datum in',

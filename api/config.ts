@@ -34,6 +34,8 @@ export interface Config {
   registrationLimit: { perIp: number; windowSeconds: number };
   /** Calls per API token per window (Bearer calls; then 429 too_many_requests with Retry-After). */
   apiTokenLimit: { perToken: number; windowSeconds: number };
+  /** Player posts (play events) per code per window: every screen of a group shares its code (then 429, retried). */
+  playLimit: { perCode: number; windowSeconds: number };
   storage: {
     driver: 'local' | 's3';
     maxFileBytes: number;
@@ -134,6 +136,8 @@ const envSchema = z.object({
   REGISTRATION_LIMIT_WINDOW_SECONDS: int(1, 7 * 24 * 3600).default(10 * 60),
   API_TOKEN_LIMIT: int(1, 1_000_000_000).default(600),
   API_TOKEN_LIMIT_WINDOW_SECONDS: int(1, 24 * 3600).default(60),
+  PLAY_LIMIT_PER_CODE: int(1, 1_000_000_000).default(1200),
+  PLAY_LIMIT_WINDOW_SECONDS: int(1, 24 * 3600).default(60),
   CSV_MAX_BYTES: int(1, 1024 ** 3).default(20 * 1024 * 1024),
   LIST_MAX_ROWS: int(1, 1_000_000).default(10_000),
   TRASH_DAYS: int(1, 3650).default(30),
@@ -238,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     registrationLimit: { perIp: e.REGISTRATION_LIMIT_PER_IP, windowSeconds: e.REGISTRATION_LIMIT_WINDOW_SECONDS },
     apiTokenLimit: { perToken: e.API_TOKEN_LIMIT, windowSeconds: e.API_TOKEN_LIMIT_WINDOW_SECONDS },
+    playLimit: { perCode: e.PLAY_LIMIT_PER_CODE, windowSeconds: e.PLAY_LIMIT_WINDOW_SECONDS },
     storage: {
       driver: e.STORAGE_DRIVER,
       maxFileBytes: e.STORAGE_MAX_FILE_BYTES,

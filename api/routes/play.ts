@@ -11,6 +11,7 @@ import { rejectNulBytes } from '../crud/input.js';
  *
  *   GET  /api/1/play/{code}          the manifest, with a strong ETag; If-None-Match answers 304 (players poll it)
  *   POST /api/1/play/{code}/events   {events: [{id, kind: play|hotspot|qr, at, carousel_id, slide_id}]} → {stored}
+ *                                    (PLAY_LIMIT_PER_CODE per window and code, then 429 with Retry-After)
  *
  * An unknown code, a code of a deleted group or a malformed one all answer 404 code_not_found.
  */
@@ -46,9 +47,16 @@ export function playRouter(): Router {
   router.post('/:code/events', jsonBody({ limit: '256kb' }), async (req, res) => {
     rejectNulBytes(req.body);
     const input = validate(playEventsSchema, req.body);
-    const { db } = ctx(req);
-    const manifest = await manifestFor(db, String(req.params.code).toUpperCase());
+    const { db, limiter, config } = ctx(req);
+    const code = String(req.params.code).toUpperCase();
+    const manifest = await manifestFor(db, code);
     if (!manifest) throw unknown();
+    // Per code (every screen of the group shares it), across processes: a runaway player cannot flood the statistics.
+    const hit = await limiter.hit(`play:${code}`, config.playLimit.windowSeconds);
+    if (hit.points > config.playLimit.perCode) {
+      res.setHeader('Retry-After', String(Math.max(1, Math.ceil((hit.resetAt.getTime() - Date.now()) / 1000))));
+      throw new ApiError(429, 'too_many_requests', 'Too many reports from this code, please wait a moment and try again');
+    }
     res.json({ stored: await recordPlayEvents(db, manifest, input) });
   });
 

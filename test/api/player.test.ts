@@ -2,7 +2,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { queriesOf, type Signed, type TestApp } from '../helpers/app.js';
+import { queriesOf, uid, type Signed, type TestApp } from '../helpers/app.js';
 import { accountPath, startConsoleApp } from '../helpers/console.js';
 import { createAsset } from '../helpers/assets.js';
 import { makeCarousel, makeCode, makeCollection, makeGroup, makeLayer, makeSlide, makeVariant, simpleCarousel } from '../helpers/carousels.js';
@@ -305,5 +305,35 @@ describeEachDb('player API', (kind) => {
     await t.member(a, member.userId);
     expect(names(await sync(a, {}, member))).toHaveLength(6);
     expect((await sync(b, {}, member)).status).toBe(404);
+  });
+  it('play events are limited per code across its screens (PLAY_LIMIT_PER_CODE): then 429 with Retry-After, nothing stored', async () => {
+    const saved = t.config.playLimit;
+    t.config.playLimit = { perCode: 2, windowSeconds: 60 };
+    try {
+      await t
+        .db('rate_limits')
+        .whereIn('rl_key', [`play:${bCode}`, `play:${code}`])
+        .del();
+      const post = (id: string) => t.client().post(`/api/1/play/${bCode}/events`, { events: [{ id, kind: 'play', at: new Date().toISOString() }] }, { csrf: false });
+      expect((await post(`limit-${uid()}`)).status).toBe(200);
+      expect((await post(`limit-${uid()}`)).status).toBe(200);
+      const before = await t.db('play_events').count({ n: '*' }).first();
+      const refused = await post(`limit-${uid()}`);
+      expect(refused.status).toBe(429);
+      expect(refused.body.code).toBe('too_many_requests');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(await t.db('play_events').count({ n: '*' }).first()).toEqual(before);
+      // another code has its own budget; the manifest poll is not counted
+      expect(
+        (await t.client().post(`/api/1/play/${code}/events`, { events: [{ id: `limit-${uid()}`, kind: 'play', at: new Date().toISOString() }] }, { csrf: false })).status,
+      ).toBe(200);
+      expect((await t.client().get(`/api/1/play/${bCode}`)).status).toBe(200);
+    } finally {
+      t.config.playLimit = saved;
+      await t
+        .db('rate_limits')
+        .whereIn('rl_key', [`play:${bCode}`, `play:${code}`])
+        .del();
+    }
   });
 });

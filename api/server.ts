@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { startupConfig, startupDatabase } from './startup.js';
 import { createApp } from './app.js';
-import { ensureRootUser, prepareDatabase } from './db/bootstrap.js';
+import { ensureRootUser, firstRootNotice, prepareDatabase } from './db/bootstrap.js';
 import { createLogger } from './log.js';
 import { createShutdown, onSignals } from './shutdown.js';
 import { pruneTokens } from './services/tokens.js';
@@ -20,9 +20,7 @@ const db = startupDatabase(config, 'server', (m) => logger.warn(m));
 const { grantsAdded } = await prepareDatabase(db);
 // A database seeded before a permission group existed gets that group's default grants (the rest stay as ops set them).
 if (grantsAdded.length) logger.info({ grants: grantsAdded.map((g) => `${g.pg_role}:${g.pg_group}=${g.pg_bits}`) }, `added ${grantsAdded.length} default permission grants`);
-// The first root user's generated password is for the person starting the server: plain text on stderr, once,
-// whatever the log level, and outside the JSON log stream on stdout.
-await ensureRootUser(db, config, (m) => console.error(m));
+const firstRoot = await ensureRootUser(db, config);
 const { app, context, metrics } = createApp({ db, config, logger });
 // Expired sessions, rate-limit windows, old one-time tokens and API tokens 30 days past expiry: deleted every 10 minutes.
 const prune = setInterval(
@@ -56,6 +54,9 @@ function listening(server: Server, what: string): Promise<Server> {
 const server = await listening(app.listen(config.port), 'server');
 const port = (server.address() as { port: number }).port;
 logger.info({ port }, `Leadstage on ${config.publicUrl} (database: ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/db`})`);
+// The first root user's generated password is for the person starting the server: plain text on stderr, once,
+// whatever the log level, outside the JSON log stream on stdout, and last, below the build's and the start's lines.
+if (firstRoot) console.error(firstRootNotice(firstRoot, `${config.publicUrl}/login`));
 const servers = [server];
 if (config.metricsPort) {
   const internal = await metrics.listen(config.metricsPort).catch((err) => {

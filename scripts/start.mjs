@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// npm start: builds the admin and the server, then runs the compiled server (node dist/api/server.js) as a child,
+// npm start: builds the admin and the server (only when their sources changed since the last build), then runs the compiled server (node dist/api/server.js) as a child,
 // passing SIGINT/SIGTERM on to it and exiting the way it exits, so `npm start` stops the server gracefully.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildNeeded, sourceStamp, writeStamp } from './buildStamp.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Under `npm start`, npm_execpath is npm's own CLI: run it with this node rather than looking npm up on PATH.
@@ -49,7 +50,14 @@ function exitLike({ code, signal }) {
   process.exit(code ?? 1);
 }
 
-const build = await run(npm[0], [...npm.slice(1), 'run', 'build']);
+const stamp = sourceStamp(root);
+const why = process.env.LS_ALWAYS_BUILD === '1' ? 'LS_ALWAYS_BUILD=1' : buildNeeded(root, stamp);
+let build = { code: 0, signal: null };
+if (why) {
+  console.log(`Building the admin and the server (${why})…`);
+  build = await run(npm[0], [...npm.slice(1), 'run', 'build']);
+  if (build.code === 0 && !build.signal) writeStamp(root, stamp);
+} else console.log('The build is up to date (no source changed since it was made): starting the server.');
 if (build.code !== 0 || build.signal) exitLike(build);
 else if (stopping)
   exitLike({ signal: stopping }); // asked to stop while building: do not start

@@ -74,25 +74,41 @@ export async function upsertUser(
   return { user, created: true };
 }
 
+/** The first root user made at this start: the generated password is known only here, to be printed once. */
+export interface FirstRoot {
+  email: string;
+  /** Generated (no ADMIN_PASSWORD): to show once; undefined when it came from ADMIN_PASSWORD. */
+  password?: string;
+}
+
 /**
- * First start: with no root user, ADMIN_EMAIL/ADMIN_PASSWORD make one; without a password one is generated and
- * printed once (it is not stored anywhere in clear).
+ * First start: with no root user, ADMIN_EMAIL/ADMIN_PASSWORD make one; without a password one is generated (it is not
+ * stored anywhere in clear). Answers who was made, or null when a root user existed already.
  */
-export async function ensureRootUser(db: Knex, config: Config, print: (m: string) => void): Promise<void> {
+export async function ensureRootUser(db: Knex, config: Config): Promise<FirstRoot | null> {
   const root = await db('users').where('u_role', 'root').first('u_id');
-  if (root) return;
+  if (root) return null;
   const email = config.adminEmail ?? 'admin@leadstage.local';
-  const generated = !config.adminPassword;
   const password = config.adminPassword ?? crypto.randomBytes(12).toString('base64url');
   await upsertUser(db, { email, password, role: 'root', firstName: 'Platform', lastName: 'Admin' });
-  if (generated) {
-    print('');
-    print('  First root user created. Sign in with:');
-    print(`    e-mail:   ${email}`);
-    print(`    password: ${password}`);
-    print('  This password is shown only once. Change it after signing in, or set ADMIN_EMAIL/ADMIN_PASSWORD.');
-    print('');
-  } else {
-    print(`First root user created: ${email} (password from ADMIN_PASSWORD)`);
-  }
+  return config.adminPassword ? { email } : { email, password };
+}
+
+/**
+ * What to print about the first root user: a generated password in a box, with where to sign in, printed last (after
+ * the build and the start lines) so it is not lost above them.
+ */
+export function firstRootNotice(first: FirstRoot, signInUrl: string): string {
+  if (!first.password) return `First root user created: ${first.email} (password from ADMIN_PASSWORD). Sign in at ${signInUrl}`;
+  const lines = [
+    'First root user created. Sign in at:',
+    `  ${signInUrl}`,
+    `  e-mail:   ${first.email}`,
+    `  password: ${first.password}`,
+    'This password is shown only once: change it after signing in,',
+    'or set ADMIN_EMAIL and ADMIN_PASSWORD before the first start.',
+  ];
+  const width = Math.max(...lines.map((l) => l.length));
+  const rule = '─'.repeat(width + 2);
+  return ['', `┌${rule}┐`, ...lines.map((l) => `│ ${l.padEnd(width)} │`), `└${rule}┘`, ''].join('\n');
 }

@@ -111,7 +111,8 @@ export function badgeScan(integration: BadgeScanIntegration, scan: { event: stri
       headers,
       agent: false,
       lookup: guardedLookup(options.allowPrivate),
-      secureContext: options.ca ? secureContextFor(options.ca) : undefined,
+      // tls.connect takes it from the request's options (Node passes them through; the https types leave it out)
+      ...({ secureContext: options.ca ? secureContextFor(options.ca) : undefined } as https.RequestOptions),
     });
     const timer = setTimeout(() => {
       finish(timeout());

@@ -113,6 +113,48 @@ describeEachDb('command-line tools', (kind) => {
     SLOW,
   );
 
+  it(
+    'the first start without ADMIN_PASSWORD prints the generated password last, boxed, with where to sign in; it signs in',
+    async () => {
+      // No root user yet (the table exists when an earlier test migrated; otherwise the server migrates it).
+      await withDb(async (db) => (await db.schema.hasTable('users')) && db('users').where('u_role', 'root').del());
+      const child = spawn(process.execPath, [TSX, path.join(ROOT, 'api/server.ts')], {
+        cwd,
+        env: { PATH: process.env.PATH, ...env, PORT: '0', PUBLIC_URL: 'http://leadstage.test:3000', ADMIN_EMAIL: 'first-root@example.com' },
+      });
+      let output = '';
+      let startedAt = -1;
+      child.stdout.on('data', (d) => {
+        output += d;
+        if (startedAt < 0 && output.includes('Leadstage on http://leadstage.test:3000')) startedAt = output.length;
+      });
+      child.stderr.on('data', (d) => (output += d));
+      const exited = new Promise((resolve) => child.on('close', resolve));
+      try {
+        await expect.poll(() => output, { timeout: 60_000, interval: 100 }).toMatch(/└─+┘/);
+      } finally {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      const box = output.slice(output.indexOf('┌'), output.indexOf('┘') + 1);
+      // After the server's start line, not above it.
+      expect(startedAt).toBeGreaterThan(0);
+      expect(output.indexOf('┌')).toBeGreaterThanOrEqual(startedAt);
+      expect(box).toContain('Sign in at:');
+      expect(box).toContain('http://leadstage.test:3000/login');
+      expect(box).toContain('e-mail:   first-root@example.com');
+      const password = /password: (\S+)/.exec(box)![1];
+      // every line of the box is as wide as the others
+      expect(new Set(box.split('\n').map((l) => l.length)).size).toBe(1);
+      await withDb(async (db) => {
+        const root = await db('users').where('u_role', 'root').first();
+        expect(root.u_email).toBe('first-root@example.com');
+        expect(await verifyPassword(root.u_password, password)).toBe(true);
+      });
+    },
+    SLOW,
+  );
+
   if (kind === 'pglite') {
     it(
       'refuses while a live process holds the PGlite lock, and takes over a stale one',

@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { builtinModules } from 'node:module';
+import { expect, it } from 'vitest';
+import { ROOT, runtimeImports } from '../helpers/imports.js';
+
+/**
+ * package.json says what the production image installs (`npm ci --omit=dev`): exactly the packages the server's
+ * code imports. Browser-only packages (charts, QR codes, the barcode polyfill) belong with the build tools, and every
+ * package any code imports must be declared (not reached through another package's dependencies).
+ */
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'node_modules' || e.name === 'dist' ? [] : sourceFiles(rel);
+    return /\.(ts|tsx|mts|mjs|js)$/.test(e.name) && !/\.d\.ts$/.test(e.name) ? [rel] : [];
+  });
+}
+
+const builtins = new Set(builtinModules);
+
+/** The packages a set of folders imports (bare specifiers, by package name), with a file that does. */
+function importedPackages(dirs: string[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const file of dirs.flatMap(sourceFiles)) {
+    // line comments out: they may quote an import
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    for (const spec of runtimeImports(text)) {
+      if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:') || spec.startsWith('virtual:')) continue;
+      const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+      if (builtins.has(name)) continue;
+      if (!found.has(name)) found.set(name, file);
+    }
+  }
+  return found;
+}
+
+// What the compiled server is made of (tsconfig.build.json's include).
+const SERVER = ['api', 'resources', 'migrations', 'seeds', 'scripts'];
+// Loaded by name, not imported: knex's PostgreSQL client, and PGlite (knex-pglite's peer; we import only its types).
+const LOADED_BY_NAME = ['pg', '@electric-sql/pglite'];
+
+it('the runtime dependencies are exactly what the server imports', () => {
+  const server = importedPackages(SERVER);
+  const runtime = Object.keys(pkg.dependencies).sort();
+  // a server import missing from dependencies would be absent from the production image
+  expect([...server.keys()].filter((n) => !(n in pkg.dependencies)).map((n) => `${n} (${server.get(n)})`)).toEqual([]);
+  // a dependency no server code imports only makes the image bigger
+  expect(runtime.filter((n) => !server.has(n) && !LOADED_BY_NAME.includes(n))).toEqual([]);
+});
+
+it('every package any code imports is declared in package.json', () => {
+  const all = importedPackages([...SERVER, 'admin', 'test', 'bench']);
+  const declared = { ...pkg.dependencies, ...pkg.devDependencies };
+  expect([...all.keys()].filter((n) => !(n in declared)).map((n) => `${n} (${all.get(n)})`)).toEqual([]);
+});

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import { emailOnlySchema, loginSchema, resetPasswordSchema } from '../../resources/auth.js';
+import { emailOnlySchema, loginSchema, resetPasswordSchema, signupSchema } from '../../resources/auth.js';
 import { inviteAcceptSchema } from '../../resources/invites.js';
 import { handoffAcceptSchema } from '../../resources/handoffs.js';
 import { assetFileSchema, assetSignSchema } from '../../resources/assets.js';
@@ -52,6 +52,11 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
   'PUT /auth/reset-password': note('auth', 'Set a new password with the mailed reset token', { access: 'public', body: (c) => resetPasswordSchema(c.passwordMinLength) }),
   'POST /auth/forgot-password': note('auth', 'Mail a password reset link (the same answer whether or not the address exists)', { access: 'public', body: () => emailOnlySchema }),
   'POST /auth/resend-activation': note('auth', 'Mail the activation link again', { access: 'public', body: () => emailOnlySchema }),
+  'POST /auth/signup': note(
+    'auth',
+    "Self sign-up for an address of an enabled account's e-mail domain: 201 {code: activation_sent} (also when the address has a user, who is mailed instead), else 422 company_has_no_account",
+    { access: 'public', body: (c) => signupSchema(c.passwordMinLength), status: 201 },
+  ),
   'GET /users/verify/{token}': note('auth', "Confirm a user's e-mail address with the mailed token", { access: 'public' }),
 
   'POST /invite/accept': note('invitations', 'Accept an invitation: a new user gives names and password, an existing one signs in', {

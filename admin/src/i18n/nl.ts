@@ -41,6 +41,7 @@ const nl: Messages = {
   error_set_role_forbidden: 'Je mag de rol van leden niet instellen',
   error_member_above_own: 'Je kunt geen lid wijzigen met een hogere rol dan de jouwe',
   error_members_join_by_invite: 'Leden komen erbij via een uitnodiging; alleen een rootgebruiker voegt een bestaande gebruiker toe',
+  error_company_has_no_account: 'Je bedrijf heeft nog geen account; vraag je evenementmanager om een uitnodiging',
 
   error_invalid_credentials: 'De combinatie van e-mailadres en wachtwoord klopt niet',
   error_user_not_verified: 'Gebruikersaccount is nog niet geactiveerd',

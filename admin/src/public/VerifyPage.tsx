@@ -6,6 +6,7 @@ import { api, ApiRequestError } from '../providers/http';
 import { linkProps } from '../navigation';
 import { usePublicI18n } from './i18n';
 import { LinkButton, Notice, TextLink } from './ui';
+import { AFTER_VERIFY_KEY } from './signupReturn';
 
 type Outcome = { state: 'success'; support?: { email?: string; privacyUrl?: string } } | { state: 'already_verified' } | { state: 'failed' };
 
@@ -25,6 +26,15 @@ export function verifyToken(token: string): Promise<Outcome> {
   return answer;
 }
 
+/** Where a sign-up from the capture app goes after verification ('/app'), else undefined. */
+function afterVerify(): string | undefined {
+  try {
+    return window.localStorage.getItem(AFTER_VERIFY_KEY) === '/app' ? '/app' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** /users/verify/{token}: verifying, then success, already verified, or failed (spec 2 and 4). */
 function VerifyContent({ token }: { token: string }) {
   const { t } = usePublicI18n();
@@ -38,11 +48,18 @@ function VerifyContent({ token }: { token: string }) {
     };
   }, [token]);
 
-  const toLogin = (
-    <LinkButton {...linkProps('/login')} variant="contained" fullWidth style={{ marginTop: 24 }}>
-      {t('ls.common.back_to_login')}
-    </LinkButton>
-  );
+  // Signed up from the capture app (SignupPage remembers it in this browser): its sign-in is the way on.
+  const [toApp] = useState(afterVerify);
+  const toLogin =
+    toApp && outcome !== 'verifying' && outcome.state !== 'failed' ? (
+      <LinkButton href={toApp} variant="contained" fullWidth style={{ marginTop: 24 }} data-testid="verify-open-app">
+        {t('ls.verify.open_app')}
+      </LinkButton>
+    ) : (
+      <LinkButton {...linkProps('/login')} variant="contained" fullWidth style={{ marginTop: 24 }}>
+        {t('ls.common.back_to_login')}
+      </LinkButton>
+    );
 
   if (outcome === 'verifying')
     return (

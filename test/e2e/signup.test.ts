@@ -67,6 +67,7 @@ describe.skipIf(!HAS_CHROMIUM)('self sign-up in the browser', () => {
     try {
       await page.goto('/app/');
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      await look(page, 'signup-capture-signin');
       await page.getByRole('link', { name: 'Create an account' }).click();
       await page.waitForURL((u) => u.pathname === '/signup' && u.searchParams.get('from') === 'app');
       await page.getByRole('heading', { name: 'Create an account' }).waitFor();
@@ -85,7 +86,7 @@ describe.skipIf(!HAS_CHROMIUM)('self sign-up in the browser', () => {
       await fillForm(page, stranger);
       await page.getByRole('button', { name: 'Create account' }).click();
       const noAccount = page.getByTestId('signup-no-account');
-      await noAccount.getByText('Your company has no account', { exact: true }).waitFor();
+      await noAccount.getByText(`No account for ${stranger.split('@')[1]}`, { exact: true }).waitFor();
       await noAccount.getByText('Your company has no account yet; ask your event manager for an invitation').waitFor();
       await look(page, 'signup-no-account');
       expect(mailsTo(stranger)).toEqual([]);
@@ -96,7 +97,8 @@ describe.skipIf(!HAS_CHROMIUM)('self sign-up in the browser', () => {
       await page.locator('#u_password').press('Enter');
       const sent = page.getByTestId('signup-sent');
       await sent.getByRole('heading', { name: 'Activation sent' }).waitFor();
-      await sent.getByText(`We sent an activation link to ${email}.`, { exact: false }).waitFor();
+      await sent.getByText(email, { exact: true }).waitFor();
+      await sent.getByText('Open it to activate your account, then sign in.').waitFor();
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       await look(page, 'signup-sent');
       await expect.poll(() => mailsTo(email).length).toBe(1);
@@ -119,6 +121,7 @@ describe.skipIf(!HAS_CHROMIUM)('self sign-up in the browser', () => {
       // The mailed link (in the same phone browser), then on to the capture app.
       await page.goto(new URL(link).pathname);
       await page.getByTestId('verify-success').waitFor();
+      await look(page, 'signup-verified');
       await page.getByTestId('verify-open-app').click();
       await page.waitForURL((u) => u.pathname.startsWith('/app'));
       await page.getByLabel('E-mail').fill(email);

@@ -55,7 +55,9 @@ function ActivationSent({ email, app, onOther }: { email: string; app: boolean; 
         {t('ls.signup.sent_title')}
       </Typography>
       <Notice severity="success" style={{ marginBottom: 16 }}>
-        {t('ls.signup.sent_text', { email })}
+        {t('ls.signup.sent_to')}
+        <strong style={{ display: 'block', overflowWrap: 'anywhere', margin: '2px 0' }}>{email}</strong>
+        {t('ls.signup.sent_next')}
       </Notice>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {t('ls.signup.sent_exists')}
@@ -95,7 +97,7 @@ function SignupContent() {
   const [touched, setTouched] = useState<Partial<Record<FieldName, boolean>>>({});
   const [serverFields, setServerFields] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
-  const [failure, setFailure] = useState<{ code: string; text: string } | undefined>();
+  const [failure, setFailure] = useState<{ code: string; text: string; domain: string } | undefined>();
   const [sentTo, setSentTo] = useState<string | undefined>();
 
   // The server's password length (the same call the reset page makes; it also hands out the CSRF cookie).
@@ -144,7 +146,7 @@ function SignupContent() {
         setServerFields(body.fields);
         setTouched((tt) => ({ ...tt, ...Object.fromEntries(Object.keys(body.fields!).map((f) => [f, true])) }));
       }
-      setFailure({ code: body.code, text: errorText(body) });
+      setFailure({ code: body.code, text: errorText(body), domain: email.slice(email.lastIndexOf('@') + 1) });
     } finally {
       setSaving(false);
     }
@@ -175,7 +177,7 @@ function SignupContent() {
       {failure && (
         <Notice
           severity={noAccount ? 'warning' : 'error'}
-          title={noAccount ? t('ls.signup.no_account_title') : undefined}
+          title={noAccount ? t('ls.signup.no_account_title', { domain: failure.domain }) : undefined}
           data-testid={noAccount ? 'signup-no-account' : 'signup-failure'}
           style={{ marginBottom: 16 }}
         >

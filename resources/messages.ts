@@ -51,17 +51,11 @@ export const API_TOKEN_MESSAGES = {
   error_too_many_requests: 'Too many requests, please wait a moment and try again',
 } satisfies Record<string, string>;
 
-/** Self sign-up (platform-and-flows.md section 3): the "company has no account" dialog. */
-export const SIGNUP_MESSAGES = {
-  error_company_has_no_account: 'Your company has no account yet; ask your event manager for an invitation',
-} satisfies Record<string, string>;
-
 /** The sign-in pages' and the entry admin's keys. */
 export const ENTRY_MESSAGES = {
   ...STORAGE_MESSAGES,
   ...INVITE_MESSAGES,
   ...API_TOKEN_MESSAGES,
-  ...SIGNUP_MESSAGES,
   error_email_required: 'Please enter an email',
   error_email_invalid: 'Please enter a valid email',
   error_password_too_short: 'Invalid password, please use 12 characters.',

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import { emailOnlySchema, loginSchema, resetPasswordSchema, signupSchema } from '../../resources/auth.js';
+import { emailOnlySchema, loginSchema, resetPasswordSchema } from '../../resources/auth.js';
+import { signupSchema } from '../../resources/signup.js';
 import { inviteAcceptSchema } from '../../resources/invites.js';
 import { handoffAcceptSchema } from '../../resources/handoffs.js';
 import { assetFileSchema, assetSignSchema } from '../../resources/assets.js';

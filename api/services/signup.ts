@@ -3,17 +3,25 @@ import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import type { MailLocale } from '../mail/templates.js';
 import { addMembership } from '../console/members.js';
-import type { SignupInput } from '../../resources/auth.js';
-import { SIGNUP_MESSAGES } from '../../resources/messages.js';
+import type { SignupInput } from '../../resources/signup.js';
 import { hashPassword } from './passwords.js';
 import { createToken } from './tokens.js';
 import { findUserByEmail, isEmailConflict, resetLink, verifyLink } from './users.js';
 
-/** 422 with the contract's text (platform-and-flows.md section 3; resources/messages.ts SIGNUP_MESSAGES). */
-export const companyHasNoAccount = () => new ApiError(422, 'company_has_no_account', SIGNUP_MESSAGES.error_company_has_no_account);
+/**
+ * The contract's text of the 422 (platform-and-flows.md section 3). The sign-up page has it in English and Dutch
+ * (admin/src/public/signupTexts.ts), not the sign-in page's catalogue (resources/messages.ts): that page's budget is full.
+ */
+export const COMPANY_HAS_NO_ACCOUNT = 'Your company has no account yet; ask your event manager for an invitation';
+
+export const companyHasNoAccount = () => new ApiError(422, 'company_has_no_account', COMPANY_HAS_NO_ACCOUNT);
 
 /** The part of an address after its last @, lower case. */
-export const domainOf = (email: string): string => email.trim().slice(email.trim().lastIndexOf('@') + 1).toLowerCase();
+export const domainOf = (email: string): string =>
+  email
+    .trim()
+    .slice(email.trim().lastIndexOf('@') + 1)
+    .toLowerCase();
 
 /** The enabled accounts whose a_email_domain is this address's domain (case-insensitive, index accounts_email_domain). */
 export async function enabledAccountsOfDomain(db: Knex | Knex.Transaction, email: string): Promise<{ a_id: string; a_name: string }[]> {

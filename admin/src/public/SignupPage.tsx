@@ -5,13 +5,12 @@ import { PublicShell } from './PublicShell';
 import { Field } from './Field';
 import { Spinner } from './Spinner';
 import { LinkButton, Notice, PlainButton, TextLink } from './ui';
-import { usePublicI18n } from './i18n';
-import { signupSchema } from '../../../resources/auth';
+import { signupSchema } from '../../../resources/signup';
 import { DEFAULT_PASSWORD_MIN_LENGTH } from '../../../resources/users';
 import { issuesByField } from '../layout/zod';
 import { api, ApiRequestError, type ApiErrorBody } from '../providers/http';
 import { linkProps } from '../navigation';
-import { AFTER_VERIFY_KEY } from './signupReturn';
+import { AFTER_VERIFY_KEY, useSignupTexts } from './signupTexts';
 
 const FIELDS = ['u_email', 'u_first_name', 'u_last_name', 'u_password', 'u_password_confirm'] as const;
 type FieldName = (typeof FIELDS)[number];
@@ -38,7 +37,7 @@ const bodyOf = (e: unknown): ApiErrorBody => (e instanceof ApiRequestError ? e.b
 
 /** The "activation sent" state: the address, what to do next, resend (POST /auth/resend-activation), another address. */
 function ActivationSent({ email, app, onOther }: { email: string; app: boolean; onOther: () => void }) {
-  const { t } = usePublicI18n();
+  const { s, t } = useSignupTexts();
   const [resend, setResend] = useState<'idle' | 'sending' | 'sent' | 'failed'>('idle');
   async function resendLink() {
     setResend('sending');
@@ -52,19 +51,19 @@ function ActivationSent({ email, app, onOther }: { email: string; app: boolean; 
   return (
     <div data-testid="signup-sent" role="status" aria-live="polite">
       <Typography variant="h5" component="h1" gutterBottom>
-        {t('ls.signup.sent_title')}
+        {s('sent_title')}
       </Typography>
       <Notice severity="success" style={{ marginBottom: 16 }}>
-        {t('ls.signup.sent_to')}
+        {s('sent_to')}
         <strong style={{ display: 'block', overflowWrap: 'anywhere', margin: '2px 0' }}>{email}</strong>
-        {t('ls.signup.sent_next')}
+        {s('sent_next')}
       </Notice>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        {t('ls.signup.sent_exists')}
+        {s('sent_exists')}
       </Typography>
       {resend === 'sent' && (
         <Notice severity="info" style={{ marginBottom: 16 }}>
-          {t('ls.signup.resend_sent')}
+          {s('resend_sent')}
         </Notice>
       )}
       {resend === 'failed' && (
@@ -72,15 +71,22 @@ function ActivationSent({ email, app, onOther }: { email: string; app: boolean; 
           {t('error_network')}
         </Notice>
       )}
-      <PlainButton variant="text" fullWidth onClick={resendLink} disabled={resend === 'sending'} aria-busy={resend === 'sending'} startIcon={resend === 'sending' ? <Spinner size={18} /> : undefined}>
-        {t('ls.signup.resend')}
+      <PlainButton
+        variant="text"
+        fullWidth
+        onClick={resendLink}
+        disabled={resend === 'sending'}
+        aria-busy={resend === 'sending'}
+        startIcon={resend === 'sending' ? <Spinner size={18} /> : undefined}
+      >
+        {s('resend')}
       </PlainButton>
       <LinkButton {...backLink(app)} variant="contained" fullWidth style={{ marginTop: 12 }}>
-        {t(app ? 'ls.signup.back_to_app' : 'ls.common.back_to_login')}
+        {app ? s('back_to_app') : t('ls.common.back_to_login')}
       </LinkButton>
       <Box sx={{ mt: 1.5, textAlign: 'center' }}>
         <PlainButton variant="text" size="small" onClick={onOther}>
-          {t('ls.signup.other_address')}
+          {s('other_address')}
         </PlainButton>
       </Box>
     </div>
@@ -89,7 +95,7 @@ function ActivationSent({ email, app, onOther }: { email: string; app: boolean; 
 
 /** The form ("create user"): work e-mail, names, password and its confirmation; errors per field, the 422 as a notice. */
 function SignupContent() {
-  const { t, errorText } = usePublicI18n();
+  const { s, t, error } = useSignupTexts();
   const [app] = useState(fromApp);
   const [min, setMin] = useState(DEFAULT_PASSWORD_MIN_LENGTH);
   const schema = useMemo(() => signupSchema(min), [min]);
@@ -146,7 +152,7 @@ function SignupContent() {
         setServerFields(body.fields);
         setTouched((tt) => ({ ...tt, ...Object.fromEntries(Object.keys(body.fields!).map((f) => [f, true])) }));
       }
-      setFailure({ code: body.code, text: errorText(body), domain: email.slice(email.lastIndexOf('@') + 1) });
+      setFailure({ code: body.code, text: error(body), domain: email.slice(email.lastIndexOf('@') + 1) });
     } finally {
       setSaving(false);
     }
@@ -172,12 +178,12 @@ function SignupContent() {
         {t('ls.signup.title')}
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        {t('ls.signup.subtitle')}
+        {s('subtitle')}
       </Typography>
       {failure && (
         <Notice
           severity={noAccount ? 'warning' : 'error'}
-          title={noAccount ? t('ls.signup.no_account_title', { domain: failure.domain }) : undefined}
+          title={noAccount ? s('no_account_title', { domain: failure.domain }) : undefined}
           data-testid={noAccount ? 'signup-no-account' : 'signup-failure'}
           style={{ marginBottom: 16 }}
         >
@@ -187,7 +193,7 @@ function SignupContent() {
       <Field
         name="u_email"
         type="email"
-        label={t('ls.signup.email')}
+        label={s('email')}
         autoComplete="username"
         autoFocus
         required
@@ -195,13 +201,13 @@ function SignupContent() {
         onChange={change('u_email')}
         onBlur={blur('u_email')}
         error={fieldError('u_email')}
-        helperText={t('ls.signup.email_hint')}
+        helperText={s('email_hint')}
         disabled={saving}
       />
       <Box sx={{ display: 'flex', gap: { xs: 0, sm: 2 }, flexDirection: { xs: 'column', sm: 'row' } }}>
         <Field
           name="u_first_name"
-          label={t('ls.signup.first_name')}
+          label={s('first_name')}
           autoComplete="given-name"
           required
           value={values.u_first_name}
@@ -212,7 +218,7 @@ function SignupContent() {
         />
         <Field
           name="u_last_name"
-          label={t('ls.signup.last_name')}
+          label={s('last_name')}
           autoComplete="family-name"
           required
           value={values.u_last_name}
@@ -225,20 +231,20 @@ function SignupContent() {
       <Field
         name="u_password"
         type="password"
-        label={t('ls.signup.password')}
+        label={s('password')}
         autoComplete="new-password"
         required
         value={values.u_password}
         onChange={change('u_password')}
         onBlur={blur('u_password')}
         error={fieldError('u_password')}
-        helperText={t('ls.signup.hint', { min })}
+        helperText={s('hint', { min })}
         disabled={saving}
       />
       <Field
         name="u_password_confirm"
         type="password"
-        label={t('ls.signup.password_confirm')}
+        label={s('password_confirm')}
         autoComplete="new-password"
         required
         value={values.u_password_confirm}
@@ -257,10 +263,10 @@ function SignupContent() {
         startIcon={saving ? <Spinner size={18} /> : undefined}
         style={{ marginTop: 8 }}
       >
-        {saving ? t('ls.signup.submitting') : t('ls.signup.submit')}
+        {saving ? s('submitting') : s('submit')}
       </PlainButton>
       <Typography variant="body2" color="text.secondary" sx={{ mt: 2, textAlign: 'center' }}>
-        {t('ls.signup.have_account')} <TextLink {...backLink(app)}>{t('ls.signup.sign_in')}</TextLink>
+        {s('have_account')} <TextLink {...backLink(app)}>{s('sign_in')}</TextLink>
       </Typography>
     </Box>
   );

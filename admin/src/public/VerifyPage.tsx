@@ -6,7 +6,6 @@ import { api, ApiRequestError } from '../providers/http';
 import { linkProps } from '../navigation';
 import { usePublicI18n } from './i18n';
 import { LinkButton, Notice, TextLink } from './ui';
-import { AFTER_VERIFY_KEY } from './signupReturn';
 
 type Outcome = { state: 'success'; support?: { email?: string; privacyUrl?: string } } | { state: 'already_verified' } | { state: 'failed' };
 
@@ -26,6 +25,12 @@ export function verifyToken(token: string): Promise<Outcome> {
   return answer;
 }
 
+/** The sign-up page's localStorage key (signupTexts.ts AFTER_VERIFY_KEY; a copy, so this page loads none of that file). */
+export const AFTER_VERIFY_KEY = 'ls.after_verify';
+
+/** The way on after a sign-up from the capture app (here, not in i18n/en.ts: the sign-in page's budget is full). */
+const OPEN_APP = { en: 'Continue in Leadstage Capture', nl: 'Verder in Leadstage Capture' };
+
 /** Where a sign-up from the capture app goes after verification ('/app'), else undefined. */
 function afterVerify(): string | undefined {
   try {
@@ -37,7 +42,7 @@ function afterVerify(): string | undefined {
 
 /** /users/verify/{token}: verifying, then success, already verified, or failed (spec 2 and 4). */
 function VerifyContent({ token }: { token: string }) {
-  const { t } = usePublicI18n();
+  const { t, locale } = usePublicI18n();
   const [outcome, setOutcome] = useState<Outcome | 'verifying'>('verifying');
 
   useEffect(() => {
@@ -53,7 +58,7 @@ function VerifyContent({ token }: { token: string }) {
   const toLogin =
     toApp && outcome !== 'verifying' && outcome.state !== 'failed' ? (
       <LinkButton href={toApp} variant="contained" fullWidth style={{ marginTop: 24 }} data-testid="verify-open-app">
-        {t('ls.verify.open_app')}
+        {OPEN_APP[locale]}
       </LinkButton>
     ) : (
       <LinkButton {...linkProps('/login')} variant="contained" fullWidth style={{ marginTop: 24 }}>

@@ -48,7 +48,8 @@ describeEachDb('self sign-up: POST /auth/signup, the mails, and membership after
   });
   const userOf = (email: string) => t.db('users').whereRaw('lower(u_email) = ?', [email.toLowerCase()]).first();
   const count = async (table: string) => Number((await t.db(table).count({ n: '*' }).first())!.n);
-  const membershipsOf = async (userId: string) => (await t.db('account_users').where('au_userid', userId).select('au_accountid', 'au_role')).sort((x, y) => x.au_accountid.localeCompare(y.au_accountid));
+  const membershipsOf = async (userId: string) =>
+    (await t.db('account_users').where('au_userid', userId).select('au_accountid', 'au_role')).sort((x, y) => x.au_accountid.localeCompare(y.au_accountid));
 
   it('a new address of a known domain: 201 activation_sent, an unverified member user, the signup mail; no membership yet', async () => {
     const email = `new.${uid()}@${domain}`;
@@ -102,7 +103,11 @@ describeEachDb('self sign-up: POST /auth/signup, the mails, and membership after
     const token = new URL(linkIn(reset, '/users/resetpassword')).searchParams.get('token')!;
     const page = t.client();
     const guest = await page.get('/api/1/auth/guest-token');
-    const res = await page.put('/api/1/auth/reset-password', { token, password: 'another-password-2', password_confirm: 'another-password-2' }, { headers: { 'X-Guest-Token': guest.body.token } });
+    const res = await page.put(
+      '/api/1/auth/reset-password',
+      { token, password: 'another-password-2', password_confirm: 'another-password-2' },
+      { headers: { 'X-Guest-Token': guest.body.token } },
+    );
     expect(res.status).toBe(200);
     expect((await userOf(email)).u_is_verified).toBe(true);
     expect((await membershipsOf(user.u_id)).map((m) => m.au_accountid).sort()).toEqual([first, second].sort());
@@ -149,7 +154,11 @@ describeEachDb('self sign-up: POST /auth/signup, the mails, and membership after
     const token = new URL(linkIn(mails[0], '/users/resetpassword')).searchParams.get('token')!;
     const page = t.client();
     const guest = await page.get('/api/1/auth/guest-token');
-    const reset = await page.put('/api/1/auth/reset-password', { token, password: 'reset-from-signup-1', password_confirm: 'reset-from-signup-1' }, { headers: { 'X-Guest-Token': guest.body.token } });
+    const reset = await page.put(
+      '/api/1/auth/reset-password',
+      { token, password: 'reset-from-signup-1', password_confirm: 'reset-from-signup-1' },
+      { headers: { 'X-Guest-Token': guest.body.token } },
+    );
     expect(reset.status).toBe(200);
     expect((await t.client().post('/api/1/auth/web', { u_email: email, u_password: PASSWORD })).status).toBe(401);
     expect((await t.client().post('/api/1/auth/web', { u_email: email, u_password: 'reset-from-signup-1' })).status).toBe(200);
@@ -202,7 +211,12 @@ describeEachDb('self sign-up: POST /auth/signup, the mails, and membership after
 
     const empty = await t.client().post(SIGNUP, {});
     expect(empty.status).toBe(400);
-    expect(empty.body.fields).toMatchObject({ u_email: 'error_email_required', u_first_name: 'error_required', u_last_name: 'error_required', u_password: 'error_password_too_short' });
+    expect(empty.body.fields).toMatchObject({
+      u_email: 'error_email_required',
+      u_first_name: 'error_required',
+      u_last_name: 'error_required',
+      u_password: 'error_password_too_short',
+    });
 
     const bad = await t.client().post(SIGNUP, body('not-an-address', { u_first_name: '  ', u_last_name: 'x'.repeat(101) }));
     expect(bad.status).toBe(400);

@@ -83,7 +83,7 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
 
   'POST /users/import/csv': note('users', 'Import users from a CSV file (root only)', { rawBody: 'multipart/form-data' }),
   'GET /accounts/{accountId}/users/unlinked': note('accountUsers', 'Users who are not members of the account (for the member picker)'),
-  'GET /emails/preview/{template}/{userId}': note('emails', 'An e-mail (signup, resetpassword) as it would be sent to a user: {html, subject, text}'),
+  'GET /emails/preview/{template}/{userId}': note('emails', 'An e-mail (signup, resetpassword, account_exists) as it would be sent to a user: {html, subject, text}'),
 
   'GET /storage/folders': note('storage', "The media library's top folders"),
   'GET /storage/folders/{id}': note('storage', 'A folder'),

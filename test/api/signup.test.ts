@@ -188,14 +188,15 @@ describeEachDb('self sign-up: POST /auth/signup, the mails, and membership after
     };
     const known: number[] = [];
     const fresh: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       known.push(await time(existing));
       fresh.push(await time(`timing.${uid()}@${domain}`));
     }
-    const median = (xs: number[]) => xs.sort((x, y) => x - y)[1];
-    // argon2id (~19 MiB, 2 passes) dominates both; without the hash on the known path it would be several times faster.
-    expect(median(known) / median(fresh)).toBeGreaterThan(0.5);
-    expect(median(known) / median(fresh)).toBeLessThan(2);
+    const median = (xs: number[]) => xs.sort((x, y) => x - y)[2];
+    // Measured: about 47 ms and 52 ms; with the known path skipping the hash it took 20 ms (a ratio of 0.38). The
+    // bounds leave room for a busy machine (the two are interleaved, so load hits both alike).
+    expect(median(known) / median(fresh)).toBeGreaterThan(0.6);
+    expect(median(known) / median(fresh)).toBeLessThan(1.7);
   });
 
   it('validation: password mismatch and too short, missing names, a bad address: 400 with fields, nothing stored', async () => {

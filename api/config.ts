@@ -32,6 +32,8 @@ export interface Config {
   rateLimit: { loginPerEmail: number; loginPerIp: number; mailPerEmail: number; windowSeconds: number };
   /** Public registrations per address and event per window (and as many access-code checks). */
   registrationLimit: { perIp: number; windowSeconds: number };
+  /** Self sign-ups (POST /auth/signup) per address and per e-mail in RATE_LIMIT_WINDOW_SECONDS. */
+  signupLimit: { perIp: number; perEmail: number };
   /** Calls per API token per window (Bearer calls; then 429 too_many_requests with Retry-After). */
   apiTokenLimit: { perToken: number; windowSeconds: number };
   /** Player posts (play events) per code per window: every screen of a group shares its code (then 429, retried). */
@@ -134,6 +136,8 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: int(1, 7 * 24 * 3600).default(15 * 60),
   REGISTRATION_LIMIT_PER_IP: int(1, 1_000_000_000).default(20),
   REGISTRATION_LIMIT_WINDOW_SECONDS: int(1, 7 * 24 * 3600).default(10 * 60),
+  SIGNUP_LIMIT_PER_IP: int(1, 1_000_000_000).default(20),
+  SIGNUP_LIMIT_PER_EMAIL: int(1, 1_000_000).default(5),
   API_TOKEN_LIMIT: int(1, 1_000_000_000).default(600),
   API_TOKEN_LIMIT_WINDOW_SECONDS: int(1, 24 * 3600).default(60),
   PLAY_LIMIT_PER_CODE: int(1, 1_000_000_000).default(1200),
@@ -241,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     },
     registrationLimit: { perIp: e.REGISTRATION_LIMIT_PER_IP, windowSeconds: e.REGISTRATION_LIMIT_WINDOW_SECONDS },
+    signupLimit: { perIp: e.SIGNUP_LIMIT_PER_IP, perEmail: e.SIGNUP_LIMIT_PER_EMAIL },
     apiTokenLimit: { perToken: e.API_TOKEN_LIMIT, windowSeconds: e.API_TOKEN_LIMIT_WINDOW_SECONDS },
     playLimit: { perCode: e.PLAY_LIMIT_PER_CODE, windowSeconds: e.PLAY_LIMIT_WINDOW_SECONDS },
     storage: {

@@ -6,11 +6,12 @@ import { readCookie } from './providers/http';
 
 /**
  * The entry: picks the screen from the address and loads it on demand (one chunk per route). The public pages
- * (sign-in, logout, e-mail confirmation, password reset, invitation) are plain MUI; every other path loads the react-admin app
+ * (sign-in, sign-up, logout, e-mail confirmation, password reset, invitation) are plain MUI; every other path loads the react-admin app
  * (AdminApp), which runs react-router with basename '' so its paths are exactly /accounts, /users/new… (no hash).
  */
 const LoginPage = lazy(() => import('./public/LoginPage'));
 const LogoutPage = lazy(() => import('./public/LogoutPage'));
+const SignupPage = lazy(() => import('./public/SignupPage'));
 const VerifyPage = lazy(() => import('./public/VerifyPage'));
 const ResetPasswordPage = lazy(() => import('./public/ResetPasswordPage'));
 const InvitePage = lazy(() => import('./public/InvitePage'));
@@ -32,6 +33,8 @@ function Screen({ path }: { path: string }) {
       return <LoginPage />;
     case 'logout':
       return <LogoutPage />;
+    case 'signup':
+      return <SignupPage />;
     case 'verify':
       return <VerifyPage token={route.token} />;
     case 'resetpassword':

@@ -46,6 +46,7 @@ export function linkProps(to: string) {
 export type PublicRoute =
   | { page: 'home' }
   | { page: 'login' }
+  | { page: 'signup' }
   | { page: 'logout' }
   | { page: 'verify'; token: string }
   | { page: 'resetpassword' }
@@ -65,6 +66,7 @@ export function publicRoute(path: string): PublicRoute | undefined {
   const p = path.replace(/\/+$/, '') || '/';
   if (p === '/') return { page: 'home' };
   if (p === '/login') return { page: 'login' };
+  if (p === '/signup') return { page: 'signup' };
   if (p === '/logout') return { page: 'logout' };
   if (p === '/users/resetpassword') return { page: 'resetpassword' };
   const verify = /^\/users\/verify\/([^/]+)$/.exec(p);

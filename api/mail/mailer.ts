@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { Config } from '../config.js';
-import { renderTemplate, type TemplateName } from './templates.js';
+import { renderTemplate, type MailLocale, type TemplateName } from './templates.js';
 
 export interface SentMail {
   to: string;
@@ -27,7 +27,8 @@ export interface OutgoingMail {
 }
 
 export interface Mailer {
-  send(template: TemplateName, to: string, vars: Record<string, string>): Promise<SentMail>;
+  /** A built-in template (emails/), in `locale` where it has a translation (default English). */
+  send(template: TemplateName, to: string, vars: Record<string, string>, locale?: MailLocale): Promise<SentMail>;
   sendMail(mail: OutgoingMail): Promise<SentMail>;
 }
 
@@ -69,8 +70,8 @@ export function createMailer(config: Config, log: (m: string) => void): Mailer {
     return { to: message.to, subject: message.subject, file };
   }
   return {
-    async send(template, to, vars) {
-      const mail = renderTemplate(template, { ...mailVars(config), ...vars });
+    async send(template, to, vars, locale) {
+      const mail = renderTemplate(template, { ...mailVars(config), ...vars }, locale);
       return deliver(template, { from: config.mailFrom, to, subject: mail.subject, html: mail.html, text: mail.text }, vars.link);
     },
     async sendMail(mail) {

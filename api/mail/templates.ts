@@ -4,8 +4,11 @@ import { PROJECT_ROOT } from '../paths.js';
 
 const EMAILS_DIR = path.join(PROJECT_ROOT, 'emails');
 
-/** Templates a preview may ask for; each has emails/<name>.html and emails/<name>.txt. */
-export const TEMPLATES = ['signup', 'resetpassword'] as const;
+/**
+ * Templates a preview may ask for; each has emails/<name>.html and emails/<name>.txt (English), and may have a Dutch
+ * emails/nl/<name>.html and .txt (with emails/nl/layout.html).
+ */
+export const TEMPLATES = ['signup', 'resetpassword', 'account_exists'] as const;
 export type TemplateName = (typeof TEMPLATES)[number];
 
 export function isTemplate(name: string): name is TemplateName {
@@ -30,18 +33,32 @@ export function read(file: string): string {
   return text;
 }
 
+export type MailLocale = 'en' | 'nl';
+
+/** The file in the locale's folder when there is one, else the English one. */
+function readLocalized(file: string, locale: MailLocale): string {
+  if (locale !== 'en') {
+    try {
+      return read(`${locale}/${file}`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+  return read(file);
+}
+
 export interface RenderedMail {
   subject: string;
   html: string;
   text: string;
 }
 
-export function renderTemplate(name: TemplateName, vars: Record<string, string>): RenderedMail {
-  const source = read(`${name}.html`);
+export function renderTemplate(name: TemplateName, vars: Record<string, string>, locale: MailLocale = 'en'): RenderedMail {
+  const source = readLocalized(`${name}.html`, locale);
   const subjectMatch = source.match(/^<!--\s*subject:\s*(.*?)\s*-->\s*/);
   const subject = fill(subjectMatch?.[1] ?? name, vars, false);
   const body = fill(source.replace(/^<!--.*?-->\s*/, ''), vars, true);
-  const html = fill(read('layout.html'), { ...vars, subject, body }, true);
-  const text = fill(read(`${name}.txt`), vars, false);
+  const html = fill(readLocalized('layout.html', locale), { ...vars, subject, body }, true);
+  const text = fill(readLocalized(`${name}.txt`, locale), vars, false);
   return { subject, html, text };
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import { emailOnlySchema, loginSchema, resetPasswordSchema } from '../../resources/auth.js';
+import { signupSchema } from '../../resources/signup.js';
 import { inviteAcceptSchema } from '../../resources/invites.js';
 import { handoffAcceptSchema } from '../../resources/handoffs.js';
 import { assetFileSchema, assetSignSchema } from '../../resources/assets.js';
@@ -52,6 +53,11 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
   'PUT /auth/reset-password': note('auth', 'Set a new password with the mailed reset token', { access: 'public', body: (c) => resetPasswordSchema(c.passwordMinLength) }),
   'POST /auth/forgot-password': note('auth', 'Mail a password reset link (the same answer whether or not the address exists)', { access: 'public', body: () => emailOnlySchema }),
   'POST /auth/resend-activation': note('auth', 'Mail the activation link again', { access: 'public', body: () => emailOnlySchema }),
+  'POST /auth/signup': note(
+    'auth',
+    "Self sign-up for an address of an enabled account's e-mail domain: 201 {code: activation_sent} (also when the address has a user, who is mailed instead), else 422 company_has_no_account",
+    { access: 'public', body: (c) => signupSchema(c.passwordMinLength), status: 201 },
+  ),
   'GET /users/verify/{token}': note('auth', "Confirm a user's e-mail address with the mailed token", { access: 'public' }),
 
   'POST /invite/accept': note('invitations', 'Accept an invitation: a new user gives names and password, an existing one signs in', {
@@ -77,7 +83,7 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
 
   'POST /users/import/csv': note('users', 'Import users from a CSV file (root only)', { rawBody: 'multipart/form-data' }),
   'GET /accounts/{accountId}/users/unlinked': note('accountUsers', 'Users who are not members of the account (for the member picker)'),
-  'GET /emails/preview/{template}/{userId}': note('emails', 'An e-mail (signup, resetpassword) as it would be sent to a user: {html, subject, text}'),
+  'GET /emails/preview/{template}/{userId}': note('emails', 'An e-mail (signup, resetpassword, account_exists) as it would be sent to a user: {html, subject, text}'),
 
   'GET /storage/folders': note('storage', "The media library's top folders"),
   'GET /storage/folders/{id}': note('storage', 'A folder'),

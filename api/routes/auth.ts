@@ -5,11 +5,13 @@ import { clearStateCookies, requireUser } from '../middleware/auth.js';
 import { endSession, endSessions, SIGNED_IN_TTL_MS, startSession } from '../middleware/session.js';
 import { csrfInvalid } from '../middleware/csrf.js';
 import { emailOnlySchema, loginSchema, resetPasswordSchema } from '../../resources/auth.js';
+import { signupSchema } from '../../resources/signup.js';
 import { ROLE_RANK, type Role } from '../../resources/permissions.js';
 import { needsRehash, hashPassword, verifyPassword } from '../services/passwords.js';
 import { consumeToken, createToken, findToken } from '../services/tokens.js';
 import { createGuestToken, isValidGuestToken } from '../services/guestTokens.js';
 import { findUserByEmail, sendReset, sendVerification, USER_COLUMNS } from '../services/users.js';
+import { joinDomainAccounts, signUp } from '../services/signup.js';
 
 export const GUEST_TOKEN_HEADER = 'x-guest-token';
 
@@ -138,14 +140,36 @@ export function authRouter(): Router {
     const token = await consumeToken(app.db, 'reset', body.token);
     if (!token?.t_userid) throw new ApiError(400, 'invalid_token', 'Invalid token', { token: 'error_token_invalid' });
     await app.db.transaction(async (trx) => {
-      // The link came by e-mail, so following it also proves the address.
+      // The link came by e-mail, so following it also proves the address (and a first proof joins the domain's accounts).
+      const before = await trx('users').where('u_id', token.t_userid).first('u_is_verified');
       await trx('users')
         .where('u_id', token.t_userid)
         .update({ u_password: await hashPassword(body.password), u_is_verified: true, u_updated_at: trx.fn.now() });
+      if (before && !before.u_is_verified) await joinDomainAccounts(trx, token.t_userid!);
       await trx('tokens').where({ t_userid: token.t_userid, t_type: 'reset' }).whereNull('t_used_at').update({ t_used_at: trx.fn.now() });
       await endSessions(trx, token.t_userid!);
     });
     res.json({ code: 'ok' });
+  });
+
+  /**
+   * Self sign-up (platform-and-flows.md section 3): 201 {code: activation_sent} for a new address and for one that has a
+   * user alike; 422 company_has_no_account when no enabled account has the domain. Limited per address
+   * (SIGNUP_LIMIT_PER_IP) and per e-mail (SIGNUP_LIMIT_PER_EMAIL) in RATE_LIMIT_WINDOW_SECONDS: 429 too_many_attempts.
+   */
+  router.post('/signup', async (req, res) => {
+    const app = ctx(req);
+    const input = validate(signupSchema(app.config.passwordMinLength), req.body);
+    const { windowSeconds } = app.config.rateLimit;
+    const ipHit = await app.limiter.hit(`signup:ip:${req.ip}`, windowSeconds);
+    const emailHit = ipHit.points > app.config.signupLimit.perIp ? undefined : await app.limiter.hit(`signup:email:${input.u_email.toLowerCase()}`, windowSeconds);
+    if (!emailHit || emailHit.points > app.config.signupLimit.perEmail) {
+      const resetAt = (emailHit ?? ipHit).resetAt;
+      res.setHeader('Retry-After', String(Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000))));
+      throw new ApiError(429, 'too_many_attempts', 'Too many attempts, please wait a few minutes and try again');
+    }
+    await signUp(app, input, req.acceptsLanguages('en', 'nl') === 'nl' ? 'nl' : 'en');
+    res.status(201).json({ code: 'activation_sent' });
   });
 
   /** Answers the same whether or not the address exists. */
@@ -189,7 +213,11 @@ export async function verifyEmail(req: Request, res: Response): Promise<void> {
   if (token?.t_userid) {
     const user = await app.db('users').where('u_id', token.t_userid).first('u_is_verified');
     if (user?.u_is_verified) throw new ApiError(409, 'already_verified', 'This e-mail address is already verified');
-    await app.db('users').where('u_id', token.t_userid).update({ u_is_verified: true, u_updated_at: app.db.fn.now() });
+    // A verified address is a member of every enabled account of its domain (platform-and-flows.md section 3).
+    await app.db.transaction(async (trx) => {
+      await trx('users').where('u_id', token.t_userid).update({ u_is_verified: true, u_updated_at: trx.fn.now() });
+      await joinDomainAccounts(trx, token.t_userid!);
+    });
     // The success page shows a support contact and the privacy policy (spec 2).
     res.json({ code: 'ok', support: { email: app.config.supportEmail, privacyUrl: app.config.privacyUrl } });
     return;

@@ -41,6 +41,8 @@ const en = {
   error_network: 'No connection to the server. Check the network and try again.',
   error_unknown: 'Something went wrong. Please try again.',
   offline_sign_in: 'You are offline. Signing in needs a network connection.',
+  no_account: 'No account yet?',
+  create_account: 'Create an account',
   // events
   events_title: 'Choose an event',
   no_active_events: 'There are no active events',
@@ -202,6 +204,8 @@ const nl: Record<AppTextKey, string> = {
   error_network: 'Geen verbinding met de server. Controleer het netwerk en probeer het opnieuw.',
   error_unknown: 'Er ging iets mis. Probeer het opnieuw.',
   offline_sign_in: 'U bent offline. Aanmelden kan alleen met een netwerkverbinding.',
+  no_account: 'Nog geen account?',
+  create_account: 'Account aanmaken',
   events_title: 'Kies een evenement',
   no_active_events: 'Er zijn geen actieve evenementen',
   no_active_events_hint: 'Evenementen staan hier zolang ze ingeschakeld zijn en vandaag binnen hun data valt. Vraag het de evenementbeheerder in de console.',

@@ -6,7 +6,7 @@ import { LoginForm } from './LoginForm';
 import { Field } from './Field';
 import { Spinner } from './Spinner';
 import { LinkButton, Notice, PlainButton } from './ui';
-import { usePublicI18n } from './i18n';
+import { useInviteI18n } from './inviteTexts';
 import { DelayedProgress } from '../layout/DelayedProgress';
 import { inviteAcceptSchema } from '../../../resources/invites';
 import { DEFAULT_PASSWORD_MIN_LENGTH } from '../../../resources/users';
@@ -50,7 +50,7 @@ type FieldName = (typeof FIELDS)[number];
 
 /** A new user: names (from the invite, editable) and a password with its confirmation, by the rules of spec 5. */
 function NewUserForm({ token, invite, onInvalid }: { token: string; invite: InviteInfo; onInvalid: () => void }) {
-  const { t, errorText } = usePublicI18n();
+  const { t, errorText } = useInviteI18n();
   const min = invite.settings?.passwordMinLength ?? DEFAULT_PASSWORD_MIN_LENGTH;
   const schema = useMemo(() => inviteAcceptSchema(min, true), [min]);
   const [values, setValues] = useState<Record<FieldName, string>>({
@@ -188,7 +188,7 @@ function ExistingUser({
   onSession: (s: Session | null) => void;
   onInvalid: () => void;
 }) {
-  const { t, errorText } = usePublicI18n();
+  const { t, errorText } = useInviteI18n();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | undefined>();
   const [forgot, setForgot] = useState<string | null>(null);
@@ -266,7 +266,7 @@ function ExistingUser({
 
 /** /invite/{token}: what the invitation is for, then a new user's form or an existing user's sign-in, then the console. */
 export function InviteContent({ token }: { token: string }) {
-  const { t, errorText } = usePublicI18n();
+  const { t, errorText } = useInviteI18n();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
 
   useEffect(() => {

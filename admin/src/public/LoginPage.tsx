@@ -6,7 +6,8 @@ import { usePublicI18n } from './i18n';
 import { login } from '../providers/authProvider';
 import { loadSession } from '../providers/session';
 import { api } from '../providers/http';
-import { navigate } from '../navigation';
+import { linkProps, navigate } from '../navigation';
+import { TextLink } from './ui';
 
 // The dialog (and MUI's modal machinery) loads on the first click, keeping the sign-in page small.
 const ForgotPasswordDialog = lazy(() => import('./ForgotPasswordDialog').then((m) => ({ default: m.ForgotPasswordDialog })));
@@ -43,6 +44,9 @@ function LoginContent() {
         onForgotPassword={(email) => setForgot(email)}
         onResendActivation={(email) => api('/auth/resend-activation', { method: 'POST', body: { u_email: email } })}
       />
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 1, textAlign: 'center' }}>
+        {t('ls.login.no_account')} <TextLink {...linkProps('/signup')}>{t('ls.login.create_account')}</TextLink>
+      </Typography>
       {forgot !== null && (
         <Suspense fallback={null}>
           <ForgotPasswordDialog open initialEmail={forgot} onClose={() => setForgot(null)} />

@@ -25,9 +25,24 @@ export function verifyToken(token: string): Promise<Outcome> {
   return answer;
 }
 
+/** The sign-up page's localStorage key (signupTexts.ts AFTER_VERIFY_KEY; a copy, so this page loads none of that file). */
+export const AFTER_VERIFY_KEY = 'ls.after_verify';
+
+/** The way on after a sign-up from the capture app (here, not in i18n/en.ts: the sign-in page's budget is full). */
+const OPEN_APP = { en: 'Continue in Leadstage Capture', nl: 'Verder in Leadstage Capture' };
+
+/** Where a sign-up from the capture app goes after verification ('/app'), else undefined. */
+function afterVerify(): string | undefined {
+  try {
+    return window.localStorage.getItem(AFTER_VERIFY_KEY) === '/app' ? '/app' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** /users/verify/{token}: verifying, then success, already verified, or failed (spec 2 and 4). */
 function VerifyContent({ token }: { token: string }) {
-  const { t } = usePublicI18n();
+  const { t, locale } = usePublicI18n();
   const [outcome, setOutcome] = useState<Outcome | 'verifying'>('verifying');
 
   useEffect(() => {
@@ -38,11 +53,18 @@ function VerifyContent({ token }: { token: string }) {
     };
   }, [token]);
 
-  const toLogin = (
-    <LinkButton {...linkProps('/login')} variant="contained" fullWidth style={{ marginTop: 24 }}>
-      {t('ls.common.back_to_login')}
-    </LinkButton>
-  );
+  // Signed up from the capture app (SignupPage remembers it in this browser): its sign-in is the way on.
+  const [toApp] = useState(afterVerify);
+  const toLogin =
+    toApp && outcome !== 'verifying' && outcome.state !== 'failed' ? (
+      <LinkButton href={toApp} variant="contained" fullWidth style={{ marginTop: 24 }} data-testid="verify-open-app">
+        {OPEN_APP[locale]}
+      </LinkButton>
+    ) : (
+      <LinkButton {...linkProps('/login')} variant="contained" fullWidth style={{ marginTop: 24 }}>
+        {t('ls.common.back_to_login')}
+      </LinkButton>
+    );
 
   if (outcome === 'verifying')
     return (

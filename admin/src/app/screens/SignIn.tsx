@@ -47,6 +47,13 @@ export function SignIn({ t, online, onSignedIn }: { t: Translate; online: boolea
         <button type="submit" className="cap-btn cap-btn--primary cap-btn--block" disabled={busy || !email || !password}>
           {busy ? t('signing_in') : t('sign_in')}
         </button>
+        {/* Self sign-up (platform-and-flows.md section 3) is a page of the console's public pages; it comes back here. */}
+        <p className="cap-muted cap-signin-signup">
+          {t('no_account')}{' '}
+          <a href="/signup?from=app" className="cap-signin-link">
+            {t('create_account')}
+          </a>
+        </p>
       </form>
     </main>
   );

@@ -25,7 +25,14 @@ const ENTRIES: HistoryEntry[] = [
     h_changes: { in_title: ['Scanner', 'Badge scanner'], in_secret: ['set', 'cleared'] },
   },
   { h_id: 'h2', h_at: '2026-11-26T10:00:00Z', h_userid: null, h_user_label: 'system', h_action: 'update', h_changes: { in_key: [null, 'K-1'] } },
-  { h_id: 'h1', h_at: '2026-11-26T09:00:00Z', h_userid: 'u1', h_user_label: 'Sam Super <sam@example.com>', h_action: 'create', h_changes: { in_title: [null, 'Scanner'], in_type: [null, 'badge_scan'] } },
+  {
+    h_id: 'h1',
+    h_at: '2026-11-26T09:00:00Z',
+    h_userid: 'u1',
+    h_user_label: 'Sam Super <sam@example.com>',
+    h_action: 'create',
+    h_changes: { in_title: [null, 'Scanner'], in_type: [null, 'badge_scan'] },
+  },
 ];
 
 /** fetch answering the history and recording the revert. */

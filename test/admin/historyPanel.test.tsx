@@ -25,7 +25,14 @@ const ENTRIES: HistoryEntry[] = [
     h_changes: { in_title: ['Scanner', 'Badge scanner'], in_secret: ['set', 'cleared'] },
   },
   { h_id: 'h2', h_at: '2026-11-26T10:00:00Z', h_userid: null, h_user_label: 'system', h_action: 'update', h_changes: { in_key: [null, 'K-1'] } },
-  { h_id: 'h1', h_at: '2026-11-26T09:00:00Z', h_userid: 'u1', h_user_label: 'Sam Super <sam@example.com>', h_action: 'create', h_changes: { in_title: [null, 'Scanner'] } },
+  {
+    h_id: 'h1',
+    h_at: '2026-11-26T09:00:00Z',
+    h_userid: 'u1',
+    h_user_label: 'Sam Super <sam@example.com>',
+    h_action: 'create',
+    h_changes: { in_title: [null, 'Scanner'], in_type: [null, 'badge_scan'] },
+  },
 ];
 
 /** fetch answering the history and recording the revert. */
@@ -45,7 +52,7 @@ function stubApi() {
 const PATH = '/accounts/a1/integrations/i1';
 
 describe('the history panel of an edit page', () => {
-  it('loads when opened and shows who, what and when, newest first; secrets as set/cleared; imports as the system', async () => {
+  it('loads when opened and shows who, what and when, newest first; secrets as set/cleared; choices by label; imports as the system', async () => {
     const calls = stubApi();
     const user = userEvent.setup();
     render(
@@ -64,6 +71,9 @@ describe('the history panel of an edit page', () => {
     expect(entries[0].textContent).toContain('set → cleared');
     expect(entries[1].textContent).toContain('System');
     expect(entries[2].textContent).toContain('Created');
+    // a choice by its label, as the form shows it, not its stored value
+    expect(entries[2].textContent).toContain('Badge scan');
+    expect(entries[2].textContent).not.toContain('badge_scan');
     // The newest entry is the record as it is: nothing to revert to.
     expect(within(entries[0]).queryByTestId('history-revert')).toBeNull();
     expect(within(entries[1]).getByTestId('history-revert')).toBeTruthy();

@@ -87,7 +87,9 @@ export function TrashList({ decl }: { decl: ResourceDeclaration }) {
 
   const when = (value: unknown) => (value ? new Date(String(value)).toLocaleString(locale) : '—');
   return (
-    <Box sx={{ mt: 2 }} data-testid="trash-list">
+    // A grid column of minmax(0, 1fr): a wide table scrolls inside its card instead of widening the page (the layout's
+    // content is a flex item, as wide as its widest content otherwise).
+    <Box sx={{ mt: 2, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)' }} data-testid="trash-list">
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1, flexWrap: 'wrap' }}>
         <Button component={LinkBase} to={listPath} startIcon={<ArrowBackIcon />} data-testid="trash-back">
           {name}
@@ -120,17 +122,18 @@ export function TrashList({ decl }: { decl: ResourceDeclaration }) {
               {rows.map((r) => (
                 <TableRow key={String(r.id)} data-testid="trash-row">
                   <TableCell sx={{ overflowWrap: 'anywhere' }}>{titleOf(decl, r)}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(r[deletedAt])}</TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  <TableCell sx={{ whiteSpace: { sm: 'nowrap' } }}>{when(r[deletedAt])}</TableCell>
+                  <TableCell align="right">
                     {canDelete && (
-                      <>
+                      // On a phone the two actions stack rather than push the table past the screen's edge.
+                      <Box sx={{ display: 'flex', flexWrap: { xs: 'wrap', sm: 'nowrap' }, justifyContent: 'flex-end', gap: 0.5 }}>
                         <Button size="small" startIcon={<RestoreIcon />} onClick={() => setPending({ action: 'restore', record: r })} data-testid="trash-restore">
                           {translate('ls.trash.restore')}
                         </Button>
                         <Button size="small" color="error" startIcon={<DeleteForeverIcon />} onClick={() => setPending({ action: 'purge', record: r })} data-testid="trash-purge">
                           {translate('ls.trash.purge')}
                         </Button>
-                      </>
+                      </Box>
                     )}
                   </TableCell>
                 </TableRow>

@@ -14,6 +14,7 @@ import { Confirm, useLocaleState, useNotify, useRefresh, useTranslate } from 're
 import type { ResourceDeclaration } from '../../../resources/types';
 import { api } from '../providers/http';
 import { failureText } from '../providers/failure';
+import { optionLabelKey } from '../generated/rules';
 
 /** One entry as GET …/{id}/history answers it (platform-and-flows.md section 1). */
 export interface HistoryEntry {
@@ -32,11 +33,12 @@ export interface HistoryPanelProps {
   canRevert: boolean;
 }
 
-/** A stored value in words: empty as a dash, yes/no, secrets as set/cleared, objects as JSON. */
-function useValueText() {
+/** A stored value in words: empty as a dash, yes/no, secrets as set/cleared, a choice by its label, objects as JSON. */
+function useValueText(decl: ResourceDeclaration) {
   const translate = useTranslate();
-  return (value: unknown): string => {
+  return (value: unknown, field: string): string => {
     if (value === null || value === undefined || value === '') return '—';
+    if (decl.fields?.[field]?.kind === 'enum' && typeof value === 'string') return translate(optionLabelKey(decl, field, value), { _: value });
     if (value === true) return translate('ls.history.yes');
     if (value === false) return translate('ls.history.no');
     if (value === 'set' || value === 'cleared') return translate(`ls.history.secret_${value}`);
@@ -54,7 +56,7 @@ export function HistoryPanel({ decl, path, canRevert }: HistoryPanelProps) {
   const [locale] = useLocaleState();
   const notify = useNotify();
   const refresh = useRefresh();
-  const valueText = useValueText();
+  const valueText = useValueText(decl);
   const [open, setOpen] = useState(false);
   const [entries, setEntries] = useState<HistoryEntry[]>();
   const [error, setError] = useState<string>();
@@ -136,7 +138,7 @@ export function HistoryPanel({ decl, path, canRevert }: HistoryPanelProps) {
                         {fieldLabel(field)}
                       </Typography>
                       <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-                        {entry.h_action === 'create' ? valueText(after) : `${valueText(before)} → ${valueText(after)}`}
+                        {entry.h_action === 'create' ? valueText(after, field) : `${valueText(before, field)} → ${valueText(after, field)}`}
                       </Typography>
                     </Box>
                   ))}

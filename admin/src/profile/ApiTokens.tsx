@@ -30,6 +30,8 @@ import { ROLE_RANK, ROLES, type Role } from '../../../resources/roles';
 import type { Session } from '../providers/session';
 
 const TOKENS = '/auth/tokens';
+/** Columns left out on a phone, so the table (and its revoke buttons) fits the screen. */
+const WIDE_ONLY = { display: { xs: 'none', sm: 'table-cell' } } as const;
 const DAY_MS = 24 * 3600 * 1000;
 
 /** The accounts the caller may make a token for: app_general export_curl there (platform-and-flows.md section 2). */
@@ -115,10 +117,10 @@ export function ApiTokens() {
             <TableHead>
               <TableRow>
                 <TableCell>{translate('ls.tokens.fields.tk_title')}</TableCell>
-                <TableCell>{translate('ls.tokens.fields.tk_accountid')}</TableCell>
+                <TableCell sx={WIDE_ONLY}>{translate('ls.tokens.fields.tk_accountid')}</TableCell>
                 <TableCell>{translate('ls.tokens.fields.tk_role')}</TableCell>
                 <TableCell>{translate('ls.tokens.fields.tk_expires_at')}</TableCell>
-                <TableCell>{translate('ls.tokens.fields.tk_last_used_at')}</TableCell>
+                <TableCell sx={WIDE_ONLY}>{translate('ls.tokens.fields.tk_last_used_at')}</TableCell>
                 <TableCell />
               </TableRow>
             </TableHead>
@@ -127,13 +129,19 @@ export function ApiTokens() {
                 const expired = new Date(tk.tk_expires_at).getTime() <= Date.now();
                 return (
                   <TableRow key={tk.tk_id} data-testid="api-token-row">
-                    <TableCell>{tk.tk_title}</TableCell>
-                    <TableCell>{tk.a_name}</TableCell>
+                    <TableCell>
+                      {tk.tk_title}
+                      {/* on a phone the account goes under the name (its column is left out) */}
+                      <Typography variant="body2" color="text.secondary" sx={{ display: { xs: 'block', sm: 'none' } }}>
+                        {tk.a_name}
+                      </Typography>
+                    </TableCell>
+                    <TableCell sx={WIDE_ONLY}>{tk.a_name}</TableCell>
                     <TableCell>{translate(`ls.roles.${tk.tk_role}`)}</TableCell>
                     <TableCell>
                       {date(tk.tk_expires_at)} {expired && <Chip size="small" color="warning" label={translate('ls.tokens.expired')} />}
                     </TableCell>
-                    <TableCell>{tk.tk_last_used_at ? date(tk.tk_last_used_at) : translate('ls.tokens.never_used')}</TableCell>
+                    <TableCell sx={WIDE_ONLY}>{tk.tk_last_used_at ? date(tk.tk_last_used_at) : translate('ls.tokens.never_used')}</TableCell>
                     <TableCell align="right">
                       <IconButton aria-label={translate('ls.tokens.revoke_named', { name: tk.tk_title })} onClick={() => setRevoking(tk)} size="small">
                         <DeleteIcon fontSize="small" />

@@ -13,7 +13,8 @@ export default function ProfilePage() {
   const translate = useTranslate();
   const { session } = useSession();
   return (
-    <Box sx={{ mt: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
+    // A grid column of minmax(0, 1fr): the tokens' table scrolls inside its card on a phone instead of widening the page.
+    <Box sx={{ mt: 2, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 2 }}>
       <Title title={translate('ls.profile.title')} />
       <Card>
         <CardContent>

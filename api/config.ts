@@ -32,6 +32,8 @@ export interface Config {
   rateLimit: { loginPerEmail: number; loginPerIp: number; mailPerEmail: number; windowSeconds: number };
   /** Public registrations per address and event per window (and as many access-code checks). */
   registrationLimit: { perIp: number; windowSeconds: number };
+  /** Public meeting requests (POST /meet/{eventId}) per address per window; hours a request waits for an answer. */
+  meetings: { perIp: number; windowSeconds: number; expiryHours: number };
   /** Calls per API token per window (Bearer calls; then 429 too_many_requests with Retry-After). */
   apiTokenLimit: { perToken: number; windowSeconds: number };
   storage: {
@@ -132,6 +134,9 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: int(1, 7 * 24 * 3600).default(15 * 60),
   REGISTRATION_LIMIT_PER_IP: int(1, 1_000_000_000).default(20),
   REGISTRATION_LIMIT_WINDOW_SECONDS: int(1, 7 * 24 * 3600).default(10 * 60),
+  MEETING_LIMIT_PER_IP: int(1, 1_000_000_000).default(20),
+  MEETING_LIMIT_WINDOW_SECONDS: int(1, 7 * 24 * 3600).default(15 * 60),
+  MEETING_EXPIRY_HOURS: int(1, 24 * 365).default(48),
   API_TOKEN_LIMIT: int(1, 1_000_000_000).default(600),
   API_TOKEN_LIMIT_WINDOW_SECONDS: int(1, 24 * 3600).default(60),
   CSV_MAX_BYTES: int(1, 1024 ** 3).default(20 * 1024 * 1024),
@@ -237,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     },
     registrationLimit: { perIp: e.REGISTRATION_LIMIT_PER_IP, windowSeconds: e.REGISTRATION_LIMIT_WINDOW_SECONDS },
+    meetings: { perIp: e.MEETING_LIMIT_PER_IP, windowSeconds: e.MEETING_LIMIT_WINDOW_SECONDS, expiryHours: e.MEETING_EXPIRY_HOURS },
     apiTokenLimit: { perToken: e.API_TOKEN_LIMIT, windowSeconds: e.API_TOKEN_LIMIT_WINDOW_SECONDS },
     storage: {
       driver: e.STORAGE_DRIVER,

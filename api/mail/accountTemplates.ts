@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../context.js';
-import { read } from './templates.js';
+import { hasFile, read } from './templates.js';
 import type { SentMail } from './mailer.js';
 import { isMailTemplateName, mailTemplateVariables, MAIL_TEMPLATE_VARIABLES, type MailTemplateName, type MailTemplateSource } from '../../resources/mailTemplates.js';
 import type { Role } from '../../resources/permissions.js';
@@ -86,21 +86,25 @@ function escapedVars(vars: MailVars): MailVars {
  * emails/<name>.txt), in the same shape as an account's template, so one renderer serves both and the editor can
  * start from it.
  */
-export function builtinTemplate(name: MailTemplateName): Required<Pick<MailTemplateSource, 'mt_name' | 'mt_subject' | 'mt_html' | 'mt_text'>> {
-  const source = read(`${name}.html`);
+export function builtinTemplate(name: MailTemplateName, locale: MailLocale = 'en'): Required<Pick<MailTemplateSource, 'mt_name' | 'mt_subject' | 'mt_html' | 'mt_text'>> {
+  // A Dutch built-in mail is emails/<name>.nl.html and .nl.txt where there is one (the meetings' mails).
+  const file = locale !== 'en' && hasFile(`${name}.${locale}.html`) ? `${name}.${locale}` : name;
+  const source = read(`${file}.html`);
   const subject = source.match(/^<!--\s*subject:\s*(.*?)\s*-->\s*/)?.[1] ?? name;
   const body = source.replace(/^<!--.*?-->\s*/, '');
   const html = read('layout.html')
     .replace('{{{body}}}', () => body)
     .replace('{{subject}}', () => subject);
-  return { mt_name: name, mt_subject: subject, mt_html: html, mt_text: read(`${name}.txt`) };
+  return { mt_name: name, mt_subject: subject, mt_html: html, mt_text: read(`${file}.txt`) };
 }
 
+export type MailLocale = 'en' | 'nl';
+
 /** The account's template of that name, else the built-in one. Runs on `db` (the caller's transaction, if any). */
-export async function templateFor(db: Knex | Knex.Transaction, accountId: string, name: MailTemplateName): Promise<MailTemplateSource> {
+export async function templateFor(db: Knex | Knex.Transaction, accountId: string, name: MailTemplateName, locale: MailLocale = 'en'): Promise<MailTemplateSource> {
   // A template in the trash is as good as none: the built-in one is sent.
   const own = await db('mail_templates').where({ mt_accountid: accountId, mt_name: name }).whereNull('mt_deleted_at').first();
-  return own ?? builtinTemplate(name);
+  return own ?? builtinTemplate(name, locale);
 }
 
 /** Variables every account mail gets (COMMON_MAIL_VARIABLES). */

@@ -30,6 +30,11 @@ export function read(file: string): string {
   return text;
 }
 
+/** Whether emails/ has this file (a template's language variant). */
+export function hasFile(file: string): boolean {
+  return cache.has(file) || fs.existsSync(path.join(EMAILS_DIR, file));
+}
+
 export interface RenderedMail {
   subject: string;
   html: string;

@@ -6,6 +6,8 @@ import { MISSING, qs, startApp, uid, type Signed, type TestApp } from '../helper
 import { linkIn, mailsTo, type ParsedMail } from '../helpers/mail.js';
 import { insertEvent, insertLead } from '../helpers/leadRows.js';
 import { expireMeetingRequests, sendMeetingReminders, zonedTime } from '../../api/services/meetings.js';
+import { createKnex } from '../../api/db/knex.js';
+import type { AppContext } from '../../api/context.js';
 
 type Row = Record<string, unknown>;
 
@@ -391,7 +393,9 @@ describeEachDb('meetings: slots, generate, booking under concurrency, the public
     // Every request of the earlier tests is due by then too: each is claimed by exactly one of the two runs.
     const waiting = Number((await t.db('meetings').where('mg_status', 'requested').where('mg_expires_at', '<=', due).count({ n: '*' }).first())!.n);
     expect(waiting).toBeGreaterThanOrEqual(1);
-    const runs = await Promise.all([expireMeetingRequests(t.context, due), expireMeetingRequests(t.context, due)]);
+    const second = t.url ? createKnex({ databaseUrl: t.url }) : undefined;
+    const elsewhere: AppContext = second ? { ...t.context, db: second } : t.context;
+    const runs = await Promise.all([expireMeetingRequests(t.context, due), expireMeetingRequests(elsewhere, due)]).finally(() => second?.destroy());
     expect(runs.reduce((x, y) => x + y, 0)).toBe(waiting);
     expect(await expireMeetingRequests(t.context, due)).toBe(0);
     expect((await t.db('meetings').where('mg_id', res.body.mg_id).first()).mg_status).toBe('declined');
@@ -416,7 +420,10 @@ describeEachDb('meetings: slots, generate, booking under concurrency, the public
     await mk(soon.ms_id, lead.ld_id);
     await mk(later.ms_id, lead2.ld_id);
     const hostBefore = mailsTo(t, hostEmail).length;
-    const runs = await Promise.all([sendMeetingReminders(t.context), sendMeetingReminders(t.context)]);
+    // Two processes: on PostgreSQL a second context with a pool of its own on the same database.
+    const second = t.url ? createKnex({ databaseUrl: t.url }) : undefined;
+    const elsewhere: AppContext = second ? { ...t.context, db: second } : t.context;
+    const runs = await Promise.all([sendMeetingReminders(t.context), sendMeetingReminders(elsewhere)]).finally(() => second?.destroy());
     expect(runs.reduce((x, y) => x + y, 0)).toBe(1);
     expect(await sendMeetingReminders(t.context)).toBe(0);
     expect(mailsTo(t, 'rita@example.com')).toHaveLength(1);

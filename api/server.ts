@@ -47,14 +47,11 @@ const trashPurge = setInterval(
 // Meetings: unanswered requests expire, reminders go out 60 minutes before; every minute. Both claim their rows first
 // (a conditional UPDATE … RETURNING), so any number of processes runs them and each row is handled once. The durable
 // job queue takes these over at the merge.
-const meetingJobs = setInterval(
-  () => {
-    void Promise.all([expireMeetingRequests(context), sendMeetingReminders(context)])
-      .then(([expired, reminded]) => (expired || reminded) && logger.info({ expired, reminded }, 'meetings: requests expired, reminders sent'))
-      .catch((err) => logger.error({ err }, 'meeting jobs failed'));
-  },
-  60 * 1000,
-).unref();
+const meetingJobs = setInterval(() => {
+  void Promise.all([expireMeetingRequests(context), sendMeetingReminders(context)])
+    .then(([expired, reminded]) => (expired || reminded) && logger.info({ expired, reminded }, 'meetings: requests expired, reminders sent'))
+    .catch((err) => logger.error({ err }, 'meeting jobs failed'));
+}, 60 * 1000).unref();
 
 function listening(server: Server, what: string): Promise<Server> {
   return new Promise((resolve) => {

@@ -2,7 +2,16 @@ import { staffAndMembers } from './roles.js';
 import { defineAccountResource } from './define.js';
 
 /** Names the product sends mail by; any other identifier is a template of the account's own. */
-export const MAIL_TEMPLATE_NAMES = ['invite', 'handoff', 'registration', 'meeting_request', 'meeting_accepted', 'meeting_declined', 'meeting_cancelled', 'meeting_reminder'] as const;
+export const MAIL_TEMPLATE_NAMES = [
+  'invite',
+  'handoff',
+  'registration',
+  'meeting_request',
+  'meeting_accepted',
+  'meeting_declined',
+  'meeting_cancelled',
+  'meeting_reminder',
+] as const;
 
 /** What every meeting mail fills in (platform-and-flows.md 5): the recipient, the visitor, the host, the slot. */
 const MEETING_VARIABLES = [

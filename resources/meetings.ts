@@ -109,7 +109,15 @@ export const meetings = defineAccountResource({
     nl: {
       name_one: 'Afspraak',
       name_other: 'Afspraken',
-      fields: { mg_eventid: 'Evenement', mg_slotid: 'Moment', mg_leadid: 'Bezoeker', mg_hostid: 'Gastheer/-vrouw', mg_status: 'Status', mg_message: 'Bericht', mg_expires_at: 'Verloopt' },
+      fields: {
+        mg_eventid: 'Evenement',
+        mg_slotid: 'Moment',
+        mg_leadid: 'Bezoeker',
+        mg_hostid: 'Gastheer/-vrouw',
+        mg_status: 'Status',
+        mg_message: 'Bericht',
+        mg_expires_at: 'Verloopt',
+      },
       options: {
         mg_status: { requested: 'Aangevraagd', accepted: 'Geaccepteerd', declined: 'Afgewezen', cancelled: 'Geannuleerd', done: 'Gehouden', no_show: 'Niet verschenen' },
       },
@@ -119,7 +127,10 @@ export const meetings = defineAccountResource({
 
 const HHMM_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 const optionalText = (max: number) =>
-  z.preprocess((v) => (v === null || v === undefined || (typeof v === 'string' && v.trim() === '') ? undefined : v), z.string({ error: 'error_invalid_value' }).trim().max(max, { error: 'error_too_long' }).optional());
+  z.preprocess(
+    (v) => (v === null || v === undefined || (typeof v === 'string' && v.trim() === '') ? undefined : v),
+    z.string({ error: 'error_invalid_value' }).trim().max(max, { error: 'error_too_long' }).optional(),
+  );
 const uuid = (message = 'error_uuid_invalid') =>
   z
     .string({ error: message })
@@ -133,7 +144,11 @@ export const slotGenerateSchema = z
     date: z.string({ error: 'error_date_invalid' }).refine(isDate, { error: 'error_date_invalid' }),
     from: z.string({ error: 'error_time_invalid' }).regex(HHMM_RE, { error: 'error_time_invalid' }),
     to: z.string({ error: 'error_time_invalid' }).regex(HHMM_RE, { error: 'error_time_invalid' }),
-    minutes: z.number({ error: 'error_number_invalid' }).int({ error: 'error_number_invalid' }).min(5, { error: 'error_number_too_small' }).max(480, { error: 'error_number_too_large' }),
+    minutes: z
+      .number({ error: 'error_number_invalid' })
+      .int({ error: 'error_number_invalid' })
+      .min(5, { error: 'error_number_too_small' })
+      .max(480, { error: 'error_number_too_large' }),
     gap_minutes: z
       .number({ error: 'error_number_invalid' })
       .int({ error: 'error_number_invalid' })

@@ -18,7 +18,9 @@ type Row = Record<string, unknown>;
 /** A member of the account (a host must be one): 400 with the field otherwise. */
 async function assertMember(trx: Knex.Transaction, accountId: string, userId: unknown, field: string, decl = meetingSlots): Promise<void> {
   if (userId === null || userId === undefined) return;
-  const member = await trx('account_users').where({ au_accountid: accountId, au_userid: String(userId) }).first('au_id');
+  const member = await trx('account_users')
+    .where({ au_accountid: accountId, au_userid: String(userId) })
+    .first('au_id');
   if (!member) throw invalid(decl, { [field]: 'error_reference_invalid' });
 }
 
@@ -177,7 +179,10 @@ export const meetingsHooks: ResourceHooks = {
     if (!stored) throw notFound();
     let mail: MeetingMailKind | undefined;
     const wasAccepted = stored.mg_status === 'accepted';
-    if (Object.keys(rest).length) await trx('meetings').where('mg_id', id).update({ ...rest, mg_updated_at: trx.fn.now() });
+    if (Object.keys(rest).length)
+      await trx('meetings')
+        .where('mg_id', id)
+        .update({ ...rest, mg_updated_at: trx.fn.now() });
     if (status !== undefined) mail = await changeStatus(trx, { ...stored, ...rest }, status as MeetingStatus, req.user?.u_id ?? null);
     void existing;
     return { afterCommit: afterCommitMail(req, id, mail, { wasAccepted }) };

@@ -137,7 +137,10 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
   'GET /accounts/{accountId}/stats/leads': note('statistics', 'Leads by day, week or group (?from=&to=&by=)'),
   'GET /accounts/{accountId}/stats/plays': note('statistics', 'Plays by day, week or group (?from=&to=&by=)'),
   'GET /accounts/{accountId}/stats/meetings': note('statistics', 'Meetings by the day of their slot, status or host (?from=&to=&group=)'),
-  'POST /accounts/{accountId}/meeting-slots/generate': note('meeting-slots', "A day of slots in the account's time zone; 409 slot_overlaps", { body: () => slotGenerateSchema, status: 201 }),
+  'POST /accounts/{accountId}/meeting-slots/generate': note('meeting-slots', "A day of slots in the account's time zone; 409 slot_overlaps", {
+    body: () => slotGenerateSchema,
+    status: 201,
+  }),
   'GET /accounts/{accountId}/sync/manifest': note('player', "The local media server's manifest of the account's assets (a player code, or a session)", { access: 'public' }),
   'GET /openapi.json': note('meta', 'This document', { access: 'public' }),
 };

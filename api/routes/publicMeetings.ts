@@ -82,7 +82,14 @@ export function publicMeetingsRouter(): Router {
   router.get('/meet/:eventId', async (req, res) => {
     const event = await bookableEvent(req);
     res.json({
-      event: { ev_id: event.ev_id, id: event.ev_id, ev_title: event.ev_title, ev_start_date: event.ev_start_date, ev_end_date: event.ev_end_date, ev_description: event.ev_description },
+      event: {
+        ev_id: event.ev_id,
+        id: event.ev_id,
+        ev_title: event.ev_title,
+        ev_start_date: event.ev_start_date,
+        ev_end_date: event.ev_end_date,
+        ev_description: event.ev_description,
+      },
       account: { a_name: event.a_name },
       slots: await freeSlots(req, event),
     });

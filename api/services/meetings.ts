@@ -92,11 +92,7 @@ export async function assertNoOverlap(
   exceptId?: string,
 ): Promise<void> {
   for (const s of slots) {
-    const q = trx('meeting_slots')
-      .where('ms_accountid', accountId)
-      .where('ms_start', '<', new Date(s.end))
-      .where('ms_end', '>', new Date(s.start))
-      .first('ms_id');
+    const q = trx('meeting_slots').where('ms_accountid', accountId).where('ms_start', '<', new Date(s.end)).where('ms_end', '>', new Date(s.start)).first('ms_id');
     if (s.hostId) q.where('ms_hostid', s.hostId);
     else q.whereNull('ms_hostid').where('ms_eventid', s.eventId);
     if (exceptId) q.whereNot('ms_id', exceptId);
@@ -356,7 +352,10 @@ export async function sendMeetingMail(app: AppContext, mail: OutgoingMail): Prom
  * end in UTC, the slot's location, the host as organizer and the visitor as attendee.
  */
 export function meetingIcs(app: AppContext, m: Row, method: 'REQUEST' | 'CANCEL'): string {
-  const calendar = ical({ prodId: { company: 'Leadstage', product: 'Meetings', language: 'EN' }, method: method === 'REQUEST' ? ICalCalendarMethod.REQUEST : ICalCalendarMethod.CANCEL });
+  const calendar = ical({
+    prodId: { company: 'Leadstage', product: 'Meetings', language: 'EN' },
+    method: method === 'REQUEST' ? ICalCalendarMethod.REQUEST : ICalCalendarMethod.CANCEL,
+  });
   const organizerEmail = (m.host_email as string | null) ?? app.config.mailFrom.replace(/^.*<([^>]+)>.*$/, '$1').trim();
   const event = calendar.createEvent({
     id: String(m.mg_id),
@@ -402,7 +401,9 @@ export async function mailMeeting(app: AppContext, meetingId: string, kind: Meet
   const hostName = fullName(m.host_first_name, m.host_last_name, m.host_email ?? m.a_name);
   const recipients: { email: string; first: string | null; last: string | null; locale: MailLocale; host: boolean }[] = [];
   const visitorLocale: MailLocale = m.mg_locale === 'nl' ? 'nl' : 'en';
-  const visitor = m.ld_email ? { email: String(m.ld_email), first: m.ld_first_name as string | null, last: m.ld_last_name as string | null, locale: visitorLocale, host: false } : undefined;
+  const visitor = m.ld_email
+    ? { email: String(m.ld_email), first: m.ld_first_name as string | null, last: m.ld_last_name as string | null, locale: visitorLocale, host: false }
+    : undefined;
   if (kind === 'request' || kind === 'reminder') for (const h of await hostsOf(app, m)) recipients.push({ ...h, locale: 'en', host: true });
   if (kind !== 'request' && visitor) recipients.push(visitor);
   let attachment: { method: 'REQUEST' | 'CANCEL' } | undefined;
@@ -489,4 +490,3 @@ export async function sendMeetingReminders(app: AppContext, now: Date = new Date
   for (const r of rows as Row[]) await mailMeeting(app, r.mg_id as string, 'reminder');
   return rows.length;
 }
-

@@ -12,8 +12,6 @@ import type { AppContext } from '../../api/context.js';
 type Row = Record<string, unknown>;
 
 const HOUR = 3600_000;
-/** A day ten days ahead (UTC), so generated slots can be booked. */
-const futureDay = (days = 10) => new Date(Date.now() + days * 86400_000).toISOString().slice(0, 10);
 
 /** The calendar file of a mail, parsed by ical.js (a real RFC 5545 parser). */
 function calendarOf(mail: ParsedMail) {
@@ -156,7 +154,10 @@ describeEachDb('meetings: slots, generate, booking under concurrency, the public
     // Bad input: 400 with the fields, nothing stored.
     for (const [body, fields] of [
       [{ date: '2026-02-30', from: '09:00', to: '10:00' }, { date: 'error_date_invalid' }],
-      [{ date: '2026-04-01', from: '9:00', to: '25:00' }, { from: 'error_time_invalid', to: 'error_time_invalid' }],
+      [
+        { date: '2026-04-01', from: '9:00', to: '25:00' },
+        { from: 'error_time_invalid', to: 'error_time_invalid' },
+      ],
       [{ date: '2026-04-01', from: '10:00', to: '09:00' }, { to: 'error_time_range_invalid' }],
       [{ date: '2026-04-01', from: '09:00', to: '10:00', minutes: 2 }, { minutes: 'error_number_too_small' }],
       [{ date: '2026-04-01', from: '09:00', to: '09:20' }, { minutes: 'error_no_slots_fit' }],
@@ -405,7 +406,10 @@ describeEachDb('meetings: slots, generate, booking under concurrency, the public
     // An expired request no longer holds its place, even before the job runs.
     const slot2 = await insertSlot({ ms_hostid: host.userId }, ev.ev_id);
     const first = await book(ev.ev_id, { ms_id: slot2.ms_id, email: 'fay@example.com' });
-    await t.db('meetings').where('mg_id', first.body.mg_id).update({ mg_expires_at: new Date(Date.now() - 1000) });
+    await t
+      .db('meetings')
+      .where('mg_id', first.body.mg_id)
+      .update({ mg_expires_at: new Date(Date.now() - 1000) });
     expect((await book(ev.ev_id, { ms_id: slot2.ms_id, email: 'gus@example.com' })).status).toBe(201);
   });
 

@@ -70,7 +70,7 @@ const localeOf = (req: Request, asked: unknown): 'en' | 'nl' => (asked === 'en' 
  * - `GET /meet/{eventId}` → `{event, slots}`: the event and its free slots to come; an unknown, disabled, ended or
  *   trashed event (or one of a disabled account) answers 404.
  * - `POST /meet/{eventId} {ms_id, email, first_name, last_name, message, website, lang}` (CSRF like every write;
- *   MEETING_LIMIT_PER_IP per window per address and event) → 201 `{mg_id, id}`. The visitor becomes a lead of the
+ *   MEETING_LIMIT_PER_IP requests per address per window, whatever the event) → 201 `{mg_id, id}`. The visitor becomes a lead of the
  *   event (the existing one of that e-mail, else a new one with source `meeting`), the slot is booked under its row
  *   lock (409 slot_full), the host is mailed the link. A filled honeypot answers the same 201 and stores nothing.
  * - `GET /meeting/{token}` and `POST /meeting/accept {token, decision}`: the host's link; used, expired or unknown
@@ -98,7 +98,7 @@ export function publicMeetingsRouter(): Router {
   router.post('/meet/:eventId', async (req, res) => {
     const app = ctx(req);
     const event = await bookableEvent(req);
-    const hit = await app.limiter.hit(`meet:${event.ev_id as string}:${req.ip}`, app.config.meetings.windowSeconds);
+    const hit = await app.limiter.hit(`meet:ip:${req.ip}`, app.config.meetings.windowSeconds);
     if (hit.points > app.config.meetings.perIp) refuse(res, hit.resetAt);
     rejectNulBytes(req.body);
     const body = validate(meetingRequestSchema, req.body ?? {});

@@ -46,7 +46,8 @@ describeEachDb('meetings: slots, generate, booking under concurrency, the public
   let hostEmail: string;
 
   beforeAll(async () => {
-    t = await startApp(kind);
+    // Every test request comes from 127.0.0.1: a high budget of meeting requests unless a test sets its own.
+    t = await startApp(kind, { meetings: { perIp: 100_000, windowSeconds: 900, expiryHours: 48 } });
     a = (await t.account(`Harbour ${uid()}`)).a_id;
     b = (await t.account(`Dune ${uid()}`)).a_id;
     owner = await t.signedIn('member');
@@ -493,6 +494,24 @@ describeEachDb('meetings: slots, generate, booking under concurrency, the public
     await t.member(s.a_id, member.userId, 'member');
     expect((await member.get(`/api/1/accounts/${s.a_id}/stats/meetings`)).status).toBe(403);
     expect((await other.get(`/api/1/accounts/${s.a_id}/stats/meetings`)).status).toBe(404);
+  });
+
+  it('MEETING_LIMIT_PER_IP: past the budget of an address, 429 too_many_attempts with Retry-After, nothing stored', async () => {
+    const ev = await insertEvent(t.db, a, { ev_title: 'Limited', ev_is_enabled: true });
+    const slot = await insertSlot({ ms_capacity: 50 }, ev.ev_id);
+    await t.db('rate_limits').del();
+    const budget = t.config.meetings.perIp;
+    t.config.meetings.perIp = 3;
+    try {
+      for (let i = 0; i < 3; i++) expect((await book(ev.ev_id, { ms_id: slot.ms_id, email: `lim${i}@example.com` })).status).toBe(201);
+      const over = await book(ev.ev_id, { ms_id: slot.ms_id, email: 'lim3@example.com' });
+      expect(over.status).toBe(429);
+      expect(over.body.code).toBe('too_many_attempts');
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      expect(Number((await t.db('meetings').where('mg_slotid', slot.ms_id).count({ n: '*' }).first())!.n)).toBe(3);
+    } finally {
+      t.config.meetings.perIp = budget;
+    }
   });
 
   it('rights: a member of the account has all of account_meetings (15); a stranger sees nothing (404); signed out 401', async () => {

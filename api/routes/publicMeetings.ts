@@ -3,7 +3,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { ctx } from '../context.js';
 import { ApiError, notFound, validate } from '../errors.js';
 import { rejectNulBytes } from '../crud/input.js';
-import { bookSlot, decideByToken, findMeetingByToken, holding, leadForVisitor, mailMeeting, meetingInvalid, publicMeeting } from '../services/meetings.js';
+import { accountTimeZone, bookSlot, decideByToken, findMeetingByToken, holding, leadForVisitor, mailMeeting, meetingInvalid, publicMeeting } from '../services/meetings.js';
 import { meetingAcceptSchema, meetingRequestSchema } from '../../resources/meetings.js';
 import { isUuid } from '../../resources/checks.js';
 import { todayUtc } from '../services/registration.js';
@@ -67,7 +67,7 @@ const localeOf = (req: Request, asked: unknown): 'en' | 'nl' => (asked === 'en' 
 
 /**
  * The public side of meetings (platform-and-flows.md 5), no session:
- * - `GET /meet/{eventId}` → `{event, slots}`: the event and its free slots to come; an unknown, disabled, ended or
+ * - `GET /meet/{eventId}` → `{event, account, time_zone, slots}`: the event and its free slots to come; an unknown, disabled, ended or
  *   trashed event (or one of a disabled account) answers 404.
  * - `POST /meet/{eventId} {ms_id, email, first_name, last_name, message, website, lang}` (CSRF like every write;
  *   MEETING_LIMIT_PER_IP requests per address per window, whatever the event) → 201 `{mg_id, id}`. The visitor becomes a lead of the
@@ -91,6 +91,8 @@ export function publicMeetingsRouter(): Router {
         ev_description: event.ev_description,
       },
       account: { a_name: event.a_name },
+      // The account's ls_timezone: the page shows the slots in the stand's local time.
+      time_zone: await accountTimeZone(ctx(req).db, event.ev_accountid as string),
       slots: await freeSlots(req, event),
     });
   });

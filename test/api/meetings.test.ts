@@ -211,6 +211,7 @@ describeEachDb('meetings: slots, generate, booking under concurrency, the public
     const page = await t.client().get(`/api/1/meet/${ev.ev_id}`);
     expect(page.status).toBe(200);
     expect(page.body.event).toMatchObject({ ev_id: ev.ev_id, ev_title: 'Open Day' });
+    expect(page.body.time_zone).toBe('Europe/Amsterdam');
     expect(page.body.slots).toHaveLength(1);
     expect(page.body.slots[0]).toMatchObject({ ms_id: free.ms_id, ms_capacity: 2, free: 2, ms_location: 'Stand 12', host: { u_first_name: 'Hanna', u_last_name: 'Host' } });
 

@@ -38,7 +38,12 @@ function fakeApi(answer: (call: Call, n: number) => { status: number; body: unkn
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit = {}) => {
-      const call: Call = { url, method: init.method ?? 'GET', headers: (init.headers ?? {}) as Record<string, string>, body: init.body ? JSON.parse(String(init.body)) : undefined };
+      const call: Call = {
+        url,
+        method: init.method ?? 'GET',
+        headers: (init.headers ?? {}) as Record<string, string>,
+        body: init.body ? JSON.parse(String(init.body)) : undefined,
+      };
       calls.push(call);
       const { status, body } = answer(call, calls.length);
       return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });

@@ -176,7 +176,15 @@ export function MeetPage({ eventId, locale, onLocale }: { eventId: string; local
                   <label className="ls-public-label" htmlFor="ls-meet-message">
                     {t('message')}
                   </label>
-                  <textarea id="ls-meet-message" className="ls-public-input" name="message" rows={3} maxLength={2000} value={values.message} onChange={(e) => set('message', e.target.value)} />
+                  <textarea
+                    id="ls-meet-message"
+                    className="ls-public-input"
+                    name="message"
+                    rows={3}
+                    maxLength={2000}
+                    value={values.message}
+                    onChange={(e) => set('message', e.target.value)}
+                  />
                 </div>
                 {/* the honeypot: off screen, out of the tab order and hidden from screen readers */}
                 <div className="ls-public-hp" aria-hidden="true">

@@ -171,12 +171,13 @@ export const meetingsHooks: ResourceHooks = {
     };
   },
 
-  async update(trx, id, data, req, existing) {
+  async update(trx, id, data, req) {
     const accountId = accountOf(req);
     await checkReferences(trx, meetings, data, accountId, resourceNamed);
     const { mg_status: status, ...rest } = data;
     const stored = await trx('meetings').where({ mg_id: id, mg_accountid: accountId }).forUpdate().first();
     if (!stored) throw notFound();
+    // The stored row under its lock (the router's copy was read before the transaction).
     let mail: MeetingMailKind | undefined;
     const wasAccepted = stored.mg_status === 'accepted';
     if (Object.keys(rest).length)
@@ -184,9 +185,6 @@ export const meetingsHooks: ResourceHooks = {
         .where('mg_id', id)
         .update({ ...rest, mg_updated_at: trx.fn.now() });
     if (status !== undefined) mail = await changeStatus(trx, { ...stored, ...rest }, status as MeetingStatus, req.user?.u_id ?? null);
-    void existing;
     return { afterCommit: afterCommitMail(req, id, mail, { wasAccepted }) };
   },
-
-  // A meeting is never deleted by a client's mistake: cancelled is how it ends; delete (staff) removes it for good.
 };

@@ -165,13 +165,15 @@ export async function bookSlot(trx: Knex.Transaction, b: Booking): Promise<{ mee
 
 /**
  * The visitor as a lead of the event: the lead of that event with this e-mail (any case, not in the trash), else a
- * new one with source `meeting`.
+ * new one with source `meeting` (under a transaction lock of the event and address, so requests at once make one).
  */
 export async function leadForVisitor(
   trx: Knex.Transaction,
   event: { ev_id: string; ev_accountid: string },
   visitor: { email: string; first_name?: string | null; last_name?: string | null },
 ): Promise<string> {
+  // Two requests of one new address at once make one lead: the second waits here until the first commits.
+  await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`meeting_lead:${event.ev_id}:${visitor.email.toLowerCase()}`]);
   const existing = await trx('leads')
     .where({ ld_accountid: event.ev_accountid, ld_eventid: event.ev_id })
     .whereRaw('lower(ld_email) = lower(?)', [visitor.email])

@@ -267,6 +267,12 @@ describeEachDb('meetings: slots, generate, booking under concurrency, the public
     expect(again.status).toBe(201);
     expect((await t.db('meetings').where('mg_id', again.body.mg_id).first()).mg_leadid).toBe(existing.ld_id);
 
+    // One new address asking twice at once is one lead.
+    const roomy = await insertSlot({ ms_capacity: 5 }, ev.ev_id);
+    const twice = await Promise.all([0, 1].map(() => book(ev.ev_id, { ms_id: roomy.ms_id, email: 'twin@example.com' })));
+    expect(twice.map((r) => r.status)).toEqual([201, 201]);
+    expect(Number((await t.db('leads').where('ld_eventid', ev.ev_id).whereRaw("lower(ld_email) = 'twin@example.com'").count({ n: '*' }).first())!.n)).toBe(1);
+
     const mails = mailsTo(t, hostEmail).filter((m) => m.text.includes('Vera Visitor'));
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toContain('Meeting request from Vera Visitor');

@@ -135,7 +135,7 @@ export function sampleVars(
     role: roleName('member'),
     inviter_name: callerName,
     sender_name: callerName,
-    link: `${app.config.publicUrl}/${name === 'handoff' ? 'handoffs' : 'invite'}/sample-link`,
+    link: `${app.config.publicUrl}/${name === 'handoff' ? 'handoffs' : name === 'meeting_request' ? 'meetings' : 'invite'}/sample-link`,
     expires_at: mailDateTime(new Date(Date.now() + 7 * 86400_000)),
     lead_first_name: 'Sam',
     lead_last_name: 'Jansen',
@@ -144,6 +144,14 @@ export function sampleVars(
     event_start_date: '2026-12-01',
     event_end_date: '2026-12-03',
     message: 'Could you follow up on this lead this week?',
+    visitor_first_name: 'Vera',
+    visitor_last_name: 'Visitor',
+    visitor_email: 'vera.visitor@example.com',
+    host_name: callerName,
+    meeting_start: '1 December 2026 at 10:00',
+    meeting_end: '1 December 2026 at 10:30',
+    time_zone: 'Europe/Amsterdam',
+    location: 'Hall 3, stand 12',
   };
 }
 

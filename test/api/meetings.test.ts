@@ -346,6 +346,30 @@ describeEachDb('meetings: slots, generate, booking under concurrency, the public
     expect((await t.client().get(`/api/1/meet/${ev.ev_id}`)).body.slots.map((s: Row) => s.ms_id)).toContain(slot.ms_id);
   });
 
+  it("an account's own template of a meeting mail is sent instead of the built-in one; its preview has sample values", async () => {
+    const tpl = await owner.post(`/api/1/accounts/${a}/mail-templates`, {
+      mt_name: 'meeting_declined',
+      mt_subject: 'Sorry {{visitor_first_name}}, {{event_title}} is full',
+      mt_text: 'No room at {{location}} on {{meeting_start}} ({{time_zone}}).',
+    });
+    expect(tpl.status).toBe(201);
+    const preview = await owner.get(`/api/1/accounts/${a}/mail-templates/${tpl.body.id}/preview`);
+    expect(preview.body.subject).toBe('Sorry Vera, Sample Expo is full');
+    const ev = await insertEvent(t.db, a, { ev_title: 'Own Words Fair', ev_is_enabled: true });
+    const slot = await insertSlot(
+      { ms_hostid: host.userId, ms_location: 'Pier 4', ms_start: new Date('2031-01-15T09:00:00Z'), ms_end: new Date('2031-01-15T09:30:00Z') },
+      ev.ev_id,
+    );
+    await book(ev.ev_id, { ms_id: slot.ms_id, email: 'owen@example.com', first_name: 'Owen' });
+    const token = tokenOf(mailsTo(t, hostEmail).at(-1)!);
+    await t.client().post('/api/1/meeting/accept', { token, decision: 'declined' });
+    const [mail] = mailsTo(t, 'owen@example.com');
+    expect(mail.subject).toBe('Sorry Owen, Own Words Fair is full');
+    // 09:00Z in January is 10:00 in Amsterdam.
+    expect(mail.text).toBe('No room at Pier 4 on 15 January 2031 at 10:00 (Europe/Amsterdam).');
+    await t.db('mail_templates').where('mt_id', tpl.body.id).del();
+  });
+
   it('the console: create books under the same rule (409 slot_full), a PUT of mg_status moves along the transitions (400 otherwise); a cancel of an accepted meeting sends METHOD:CANCEL with a higher SEQUENCE', async () => {
     const ev = await insertEvent(t.db, a, { ev_title: 'Console Fair', ev_is_enabled: true });
     const slot = await insertSlot({ ms_hostid: host.userId, ms_location: 'Booth 7' }, ev.ev_id);

@@ -215,6 +215,11 @@ describeEachDb('meetings: slots, generate, booking under concurrency, the public
     expect(page.body.slots).toHaveLength(1);
     expect(page.body.slots[0]).toMatchObject({ ms_id: free.ms_id, ms_capacity: 2, free: 2, ms_location: 'Stand 12', host: { u_first_name: 'Hanna', u_last_name: 'Host' } });
 
+    // The page itself (the public form build): served with its CSP for an id, a 404 page for a malformed one.
+    const html = await t.client().get(`/meet/${ev.ev_id}`);
+    expect(html.status).toBe(200);
+    expect(html.headers['content-security-policy']).toContain("script-src 'self'");
+    expect((await t.client().get('/meet/not-a-uuid')).status).toBe(404);
     for (const id of [MISSING, 'not-a-uuid']) expect((await t.client().get(`/api/1/meet/${id}`)).status).toBe(404);
     const disabled = await insertEvent(t.db, a, { ev_is_enabled: false });
     const trashed = await insertEvent(t.db, a, { ev_is_enabled: true, ev_deleted_at: new Date() });

@@ -34,6 +34,8 @@ export interface Config {
   registrationLimit: { perIp: number; windowSeconds: number };
   /** Self sign-ups (POST /auth/signup) per address and per e-mail in RATE_LIMIT_WINDOW_SECONDS. */
   signupLimit: { perIp: number; perEmail: number };
+  /** Public meeting requests (POST /meet/{eventId}) per address per window; hours a request waits for an answer. */
+  meetings: { perIp: number; windowSeconds: number; expiryHours: number };
   /** Calls per API token per window (Bearer calls; then 429 too_many_requests with Retry-After). */
   apiTokenLimit: { perToken: number; windowSeconds: number };
   /** Player posts (play events) per code per window: every screen of a group shares its code (then 429, retried). */
@@ -138,6 +140,9 @@ const envSchema = z.object({
   REGISTRATION_LIMIT_WINDOW_SECONDS: int(1, 7 * 24 * 3600).default(10 * 60),
   SIGNUP_LIMIT_PER_IP: int(1, 1_000_000_000).default(20),
   SIGNUP_LIMIT_PER_EMAIL: int(1, 1_000_000).default(5),
+  MEETING_LIMIT_PER_IP: int(1, 1_000_000_000).default(20),
+  MEETING_LIMIT_WINDOW_SECONDS: int(1, 7 * 24 * 3600).default(15 * 60),
+  MEETING_EXPIRY_HOURS: int(1, 24 * 365).default(48),
   API_TOKEN_LIMIT: int(1, 1_000_000_000).default(600),
   API_TOKEN_LIMIT_WINDOW_SECONDS: int(1, 24 * 3600).default(60),
   PLAY_LIMIT_PER_CODE: int(1, 1_000_000_000).default(1200),
@@ -246,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     registrationLimit: { perIp: e.REGISTRATION_LIMIT_PER_IP, windowSeconds: e.REGISTRATION_LIMIT_WINDOW_SECONDS },
     signupLimit: { perIp: e.SIGNUP_LIMIT_PER_IP, perEmail: e.SIGNUP_LIMIT_PER_EMAIL },
+    meetings: { perIp: e.MEETING_LIMIT_PER_IP, windowSeconds: e.MEETING_LIMIT_WINDOW_SECONDS, expiryHours: e.MEETING_EXPIRY_HOURS },
     apiTokenLimit: { perToken: e.API_TOKEN_LIMIT, windowSeconds: e.API_TOKEN_LIMIT_WINDOW_SECONDS },
     playLimit: { perCode: e.PLAY_LIMIT_PER_CODE, windowSeconds: e.PLAY_LIMIT_WINDOW_SECONDS },
     storage: {

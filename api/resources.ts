@@ -13,6 +13,7 @@ import { listsRoutes } from './console/lists.js';
 import { integrationsRoutes } from './console/integrations.js';
 import { formStylesRoutes } from './console/formStyles.js';
 import { handoffsHooks } from './console/handoffs.js';
+import { meetingSlotsHooks, meetingsHooks } from './console/meetings.js';
 import { statsRouter } from './console/stats.js';
 import { leadsBulkHooks, leadsHooks, leadsRoutes } from './console/leads.js';
 import { leadFilesRouter } from './console/leadFiles.js';
@@ -54,6 +55,8 @@ const RESOURCE_HOOKS: Record<string, ResourceHooks | 'own'> = {
   integrations: { routes: integrationsRoutes },
   'form-styles': { routes: formStylesRoutes },
   handoffs: handoffsHooks,
+  'meeting-slots': meetingSlotsHooks,
+  meetings: meetingsHooks,
   leads: { ...leadsHooks, ...leadsBulkHooks, routes: leadsRoutes },
   assets: { ...assetsHooks, routes: assetsRoutes },
   collections: { ...collectionsHooks, routes: collectionsRoutes },

@@ -9,6 +9,7 @@ import { pruneApiTokens } from './services/apiTokens.js';
 import { pruneSessions } from './middleware/session.js';
 import type { StorageDriver } from './storage/index.js';
 import { purgeExpiredTrash } from './crud/trash.js';
+import { expireMeetingRequests, sendMeetingReminders } from './services/meetings.js';
 import { hooksOf } from './resources.js';
 import { RESOURCES, resourceNamed } from '../resources/index.js';
 
@@ -41,6 +42,15 @@ const trashPurge = setInterval(
   60 * 60 * 1000,
 ).unref();
 
+// Meetings: unanswered requests expire, reminders go out 60 minutes before; every minute. Both claim their rows first
+// (a conditional UPDATE … RETURNING), so any number of processes runs them and each row is handled once. The durable
+// job queue takes these over at the merge.
+const meetingJobs = setInterval(() => {
+  void Promise.all([expireMeetingRequests(context), sendMeetingReminders(context)])
+    .then(([expired, reminded]) => (expired || reminded) && logger.info({ expired, reminded }, 'meetings: requests expired, reminders sent'))
+    .catch((err) => logger.error({ err }, 'meeting jobs failed'));
+}, 60 * 1000).unref();
+
 function listening(server: Server, what: string): Promise<Server> {
   return new Promise((resolve) => {
     server.once('listening', () => resolve(server));
@@ -72,7 +82,7 @@ onSignals(
     servers,
     db,
     logger,
-    timers: [prune, trashPurge],
+    timers: [prune, trashPurge, meetingJobs],
     release: async () => {
       await (context.services.storage as StorageDriver | undefined)?.close();
     },

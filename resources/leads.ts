@@ -2,7 +2,7 @@ import { staffAndMembers } from './roles.js';
 import { defineAccountResource } from './define.js';
 
 export const TRANSCRIPTION_STATUSES = ['none', 'pending', 'postponed', 'done'] as const;
-export const LEAD_SOURCES = ['registration', 'scan', 'card', 'manual', 'download'] as const;
+export const LEAD_SOURCES = ['registration', 'scan', 'card', 'manual', 'download', 'meeting'] as const;
 
 /**
  * A lead (account-console.md: leads): one person met at an event, with the answers to the event's forms keyed by
@@ -83,6 +83,7 @@ export const leads = defineAccountResource({
           card: 'Business card',
           manual: 'Typed in',
           download: 'Download',
+          meeting: 'Meeting request',
         },
       },
     },
@@ -116,6 +117,7 @@ export const leads = defineAccountResource({
           card: 'Visitekaartje',
           manual: 'Ingetypt',
           download: 'Download',
+          meeting: 'Afspraakverzoek',
         },
       },
     },

@@ -2,7 +2,32 @@ import { staffAndMembers } from './roles.js';
 import { defineAccountResource } from './define.js';
 
 /** Names the product sends mail by; any other identifier is a template of the account's own. */
-export const MAIL_TEMPLATE_NAMES = ['invite', 'handoff', 'registration'] as const;
+export const MAIL_TEMPLATE_NAMES = [
+  'invite',
+  'handoff',
+  'registration',
+  'meeting_request',
+  'meeting_accepted',
+  'meeting_declined',
+  'meeting_cancelled',
+  'meeting_reminder',
+] as const;
+
+/** What every meeting mail fills in (platform-and-flows.md 5): the recipient, the visitor, the host, the slot. */
+const MEETING_VARIABLES = [
+  'first_name',
+  'last_name',
+  'visitor_first_name',
+  'visitor_last_name',
+  'visitor_email',
+  'host_name',
+  'event_title',
+  'meeting_start',
+  'meeting_end',
+  'time_zone',
+  'location',
+  'message',
+] as const;
 
 /** An account's mail template (account-console.md: mail-templates). Variables {{name}}, HTML-escaped. */
 export const mailTemplates = defineAccountResource({
@@ -81,6 +106,11 @@ export const MAIL_TEMPLATE_VARIABLES = {
   invite: [...COMMON_MAIL_VARIABLES, 'first_name', 'last_name', 'email', 'role', 'inviter_name', 'link', 'expires_at'],
   handoff: [...COMMON_MAIL_VARIABLES, 'first_name', 'last_name', 'lead_first_name', 'lead_last_name', 'lead_email', 'event_title', 'message', 'sender_name', 'link'],
   registration: [...COMMON_MAIL_VARIABLES, 'first_name', 'last_name', 'email', 'event_title', 'event_start_date', 'event_end_date'],
+  meeting_request: [...COMMON_MAIL_VARIABLES, ...MEETING_VARIABLES, 'link', 'expires_at'],
+  meeting_accepted: [...COMMON_MAIL_VARIABLES, ...MEETING_VARIABLES],
+  meeting_declined: [...COMMON_MAIL_VARIABLES, ...MEETING_VARIABLES],
+  meeting_cancelled: [...COMMON_MAIL_VARIABLES, ...MEETING_VARIABLES],
+  meeting_reminder: [...COMMON_MAIL_VARIABLES, ...MEETING_VARIABLES],
 } as const satisfies Record<(typeof MAIL_TEMPLATE_NAMES)[number], readonly string[]>;
 
 const LINK_VARIABLE_RE = /\{\{\s*link\s*\}\}/;

@@ -23,6 +23,7 @@ import { mailTemplates } from './mailTemplates.js';
 import { settings } from './settings.js';
 import { leads } from './leads.js';
 import { handoffs } from './handoffs.js';
+import { meetingSlots, meetings } from './meetings.js';
 import { assets } from './assets.js';
 import { collections } from './collections.js';
 import { carousels, variants, slides, layers, carouselGroups, codes } from './carousels.js';
@@ -46,6 +47,8 @@ export const ACCOUNT_RESOURCES: ResourceDeclaration[] = [
   settings,
   leads,
   handoffs,
+  meetingSlots,
+  meetings,
   assets,
   collections,
   carousels,

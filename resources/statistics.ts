@@ -13,12 +13,15 @@ import { isDate } from './define.js';
  */
 export const LEAD_STAT_GROUPS = ['day', 'week', 'event', 'source', 'owner', 'status', 'valid'] as const;
 export const PLAY_STAT_GROUPS = ['day', 'week', 'carousel', 'slide', 'code'] as const;
+/** Meetings by the day their slot starts (UTC), by status (every status), by host (platform-and-flows.md 5). */
+export const MEETING_STAT_GROUPS = ['day', 'status', 'host'] as const;
+export type MeetingStatGroup = (typeof MEETING_STAT_GROUPS)[number];
 export type LeadStatGroup = (typeof LEAD_STAT_GROUPS)[number];
 export type PlayStatGroup = (typeof PLAY_STAT_GROUPS)[number];
-export type StatKind = 'leads' | 'plays';
+export type StatKind = 'leads' | 'plays' | 'meetings';
 
 /** The counted columns of each kind's rows, in the order of the CSV. */
-export const STAT_MEASURES = { leads: ['count'], plays: ['plays', 'hotspot_taps', 'qr_shows'] } as const satisfies Record<StatKind, readonly string[]>;
+export const STAT_MEASURES = { leads: ['count'], plays: ['plays', 'hotspot_taps', 'qr_shows'], meetings: ['count'] } as const satisfies Record<StatKind, readonly string[]>;
 
 /** Longest range one request may ask for (ten years of days). */
 export const STATS_MAX_DAYS = 3660;

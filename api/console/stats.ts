@@ -6,8 +6,11 @@ import { requirePermission, requireUser, resolveAccount } from '../middleware/au
 import { CSV_BOM, csvLine } from '../services/csv.js';
 import { scoped, accountOf } from '../models/scope.js';
 import { leads, LEAD_SOURCES, TRANSCRIPTION_STATUSES } from '../../resources/leads.js';
+import { meetings, MEETING_STATUSES } from '../../resources/meetings.js';
 import {
   LEAD_STAT_GROUPS,
+  MEETING_STAT_GROUPS,
+  type MeetingStatGroup,
   parseStatsQuery,
   PLAY_STAT_GROUPS,
   STAT_MEASURES,
@@ -163,6 +166,39 @@ export async function playStats(db: Db, r: Range, group: PlayStatGroup): Promise
   return rows.map(playRow);
 }
 
+/**
+ * The account's meetings whose slot starts in the range (UTC days), by the slot's day (every day, zeros included), by
+ * status (every status in its order) or by host (those with meetings, the most first; label the names, else the
+ * e-mail; meetings without a host one row with key and label null).
+ */
+export async function meetingStats(db: Db, r: Range, group: MeetingStatGroup): Promise<StatRow[]> {
+  const inRange = scoped(db, meetings, r.accountId)
+    .join('meeting_slots', 'meeting_slots.ms_id', 'meetings.mg_slotid')
+    .where('meeting_slots.ms_start', '>=', db.raw(`(?::date)::timestamp at time zone 'UTC'`, [r.from]))
+    .where('meeting_slots.ms_start', '<', db.raw(`(?::date + 1)::timestamp at time zone 'UTC'`, [r.to]));
+  if (group === 'day') {
+    const counts = inRange.select(db.raw(`date_trunc('day', meeting_slots.ms_start at time zone 'UTC') as bucket`)).count({ n: '*' }).groupBy('bucket');
+    const rows: { key: string; n: number | string | null }[] = await db
+      .select(db.raw(`to_char(series.bucket, 'YYYY-MM-DD') as key`), 'counts.n')
+      .from(db.raw(`generate_series(?::timestamp, ?::timestamp, interval '1 day') as series(bucket)`, [r.from, r.to]))
+      .leftJoin(counts.as('counts'), 'counts.bucket', 'series.bucket')
+      .orderBy('series.bucket');
+    return rows.map((row) => ({ key: row.key, label: row.key, count: Number(row.n ?? 0) }));
+  }
+  if (group === 'status') {
+    const rows: { key: string; n: number | string }[] = await inRange.select('meetings.mg_status as key').count({ n: '*' }).groupBy('meetings.mg_status');
+    const byKey = new Map(rows.map((row) => [row.key, Number(row.n)]));
+    return MEETING_STATUSES.map((v) => ({ key: v, label: v, count: byKey.get(v) ?? 0 }));
+  }
+  const counts = inRange.select('meetings.mg_hostid').count({ n: '*' }).groupBy('meetings.mg_hostid');
+  const rows: { key: string | null; label: string | null; n: number | string }[] = await db
+    .from(counts.as('counts'))
+    .leftJoin('users', 'users.u_id', 'counts.mg_hostid')
+    .select('counts.mg_hostid as key', db.raw(`coalesce(nullif(trim(concat_ws(' ', users.u_first_name, users.u_last_name)), ''), users.u_email) as label`), 'counts.n')
+    .orderBy([{ column: 'counts.n', order: 'desc' }, { column: 'label' }, { column: 'counts.mg_hostid' }]);
+  return rows.map((row) => ({ key: row.key, label: row.label, count: Number(row.n) }));
+}
+
 const totalsOf = (kind: StatKind, rows: StatRow[]) => Object.fromEntries(STAT_MEASURES[kind].map((m) => [m, rows.reduce((sum, row) => sum + (Number(row[m]) || 0), 0)]));
 
 /** The same rows as CSV: a header, then one line per row; UTF-8 with a BOM, cells neutralised like every export. */
@@ -201,6 +237,10 @@ export function statsRouter(): Router {
   router.get(
     '/plays',
     statsHandler('plays', PLAY_STAT_GROUPS, (db, r, g) => playStats(db, r, g as PlayStatGroup)),
+  );
+  router.get(
+    '/meetings',
+    statsHandler('meetings', MEETING_STAT_GROUPS, (db, r, g) => meetingStats(db, r, g as MeetingStatGroup)),
   );
   return router;
 }

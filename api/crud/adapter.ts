@@ -32,8 +32,8 @@ export interface ResourceHooks {
    * (e.g. mail); `existing` when the create named a record that is already there (an idempotent retry: 200, not 201).
    */
   create?(trx: Knex.Transaction, data: Row, req: Request): Promise<Created>;
-  /** Replace the generic update. */
-  update?(trx: Knex.Transaction, id: string, data: Row, req: Request, existing: Row): Promise<void>;
+  /** Replace the generic update; optionally returns work to do once the transaction has committed (mail). */
+  update?(trx: Knex.Transaction, id: string, data: Row, req: Request, existing: Row): Promise<void | { afterCommit?: () => Promise<void> }>;
   /**
    * Replace the generic delete; optionally returns work to do once the transaction has committed (stored bytes). For a
    * trash resource this is the purge (the delete only marks the record): it must find a record in the trash

@@ -81,7 +81,8 @@ export function resourceRouter(decl: ResourceDeclaration, hooks: ResourceHooks =
     const id = String(req.params.id);
     const existing = await findOne(req, id);
     const data = parseBody(decl, adapter.schemas(req).update, req.body);
-    await ctx(req).db.transaction((trx) => adapter.update(trx, id, data, req, existing));
+    const updated = await ctx(req).db.transaction((trx) => adapter.update(trx, id, data, req, existing));
+    if (updated?.afterCommit) await updated.afterCommit();
     res.json(serialize(await findOne(req, id)));
   });
 

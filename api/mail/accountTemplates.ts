@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../context.js';
-import { read } from './templates.js';
+import { localizedFile, read, type MailLocale } from './templates.js';
 import type { SentMail } from './mailer.js';
 import { isMailTemplateName, mailTemplateVariables, MAIL_TEMPLATE_VARIABLES, type MailTemplateName, type MailTemplateSource } from '../../resources/mailTemplates.js';
 import type { Role } from '../../resources/permissions.js';
@@ -86,30 +86,33 @@ function escapedVars(vars: MailVars): MailVars {
  * emails/<name>.txt), in the same shape as an account's template, so one renderer serves both and the editor can
  * start from it.
  */
-export function builtinTemplate(name: MailTemplateName): Required<Pick<MailTemplateSource, 'mt_name' | 'mt_subject' | 'mt_html' | 'mt_text'>> {
-  const source = read(`${name}.html`);
+export function builtinTemplate(name: MailTemplateName, locale: MailLocale = 'en'): Required<Pick<MailTemplateSource, 'mt_name' | 'mt_subject' | 'mt_html' | 'mt_text'>> {
+  // A Dutch built-in mail is emails/nl/<name>.html and .txt where there is one (like the platform's own mails).
+  const source = read(localizedFile(`${name}.html`, locale));
   const subject = source.match(/^<!--\s*subject:\s*(.*?)\s*-->\s*/)?.[1] ?? name;
   const body = source.replace(/^<!--.*?-->\s*/, '');
-  const html = read('layout.html')
+  const html = read(localizedFile('layout.html', locale))
     .replace('{{{body}}}', () => body)
     .replace('{{subject}}', () => subject);
-  return { mt_name: name, mt_subject: subject, mt_html: html, mt_text: read(`${name}.txt`) };
+  return { mt_name: name, mt_subject: subject, mt_html: html, mt_text: read(localizedFile(`${name}.txt`, locale)) };
 }
 
+export type { MailLocale } from './templates.js';
+
 /** The account's template of that name, else the built-in one. Runs on `db` (the caller's transaction, if any). */
-export async function templateFor(db: Knex | Knex.Transaction, accountId: string, name: MailTemplateName): Promise<MailTemplateSource> {
+export async function templateFor(db: Knex | Knex.Transaction, accountId: string, name: MailTemplateName, locale: MailLocale = 'en'): Promise<MailTemplateSource> {
   // A template in the trash is as good as none: the built-in one is sent.
   const own = await db('mail_templates').where({ mt_accountid: accountId, mt_name: name }).whereNull('mt_deleted_at').first();
-  return own ? withBuiltinBody(own) : builtinTemplate(name);
+  return own ? withBuiltinBody(own, locale) : builtinTemplate(name, locale);
 }
 
 /**
  * A product mail's template saved without any body (only a subject) is sent with the built-in body under its own
  * subject and sender: otherwise it would arrive as an empty message without its link. Other templates are as stored.
  */
-export function withBuiltinBody(template: MailTemplateSource): MailTemplateSource {
+export function withBuiltinBody(template: MailTemplateSource, locale: MailLocale = 'en'): MailTemplateSource {
   if (!isMailTemplateName(template.mt_name) || template.mt_html?.trim() || template.mt_text?.trim()) return template;
-  const builtin = builtinTemplate(template.mt_name);
+  const builtin = builtinTemplate(template.mt_name, locale);
   return { ...template, mt_html: builtin.mt_html, mt_text: builtin.mt_text };
 }
 
@@ -141,7 +144,7 @@ export function sampleVars(
     role: roleName('member'),
     inviter_name: callerName,
     sender_name: callerName,
-    link: `${app.config.publicUrl}/${name === 'handoff' ? 'handoffs' : 'invite'}/sample-link`,
+    link: `${app.config.publicUrl}/${name === 'handoff' ? 'handoffs' : name === 'meeting_request' ? 'meetings' : 'invite'}/sample-link`,
     expires_at: mailDateTime(new Date(Date.now() + 7 * 86400_000)),
     lead_first_name: 'Sam',
     lead_last_name: 'Jansen',
@@ -150,6 +153,14 @@ export function sampleVars(
     event_start_date: '2026-12-01',
     event_end_date: '2026-12-03',
     message: 'Could you follow up on this lead this week?',
+    visitor_first_name: 'Vera',
+    visitor_last_name: 'Visitor',
+    visitor_email: 'vera.visitor@example.com',
+    host_name: callerName,
+    meeting_start: '1 December 2026 at 10:00',
+    meeting_end: '1 December 2026 at 10:30',
+    time_zone: 'Europe/Amsterdam',
+    location: 'Hall 3, stand 12',
   };
 }
 

@@ -24,6 +24,15 @@ export interface OutgoingMail {
   label: string;
   /** The link the mail carries, logged with an outbox file (development without SMTP). */
   link?: string;
+  /** Files sent with it (a meeting's calendar invitation): nodemailer's attachments. */
+  attachments?: MailAttachment[];
+}
+
+/** A file attached to a mail; `contentType` may carry parameters (text/calendar; method=REQUEST). */
+export interface MailAttachment {
+  filename: string;
+  content: string | Buffer;
+  contentType: string;
 }
 
 export interface Mailer {
@@ -76,7 +85,11 @@ export function createMailer(config: Config, log: (m: string) => void): Mailer {
     },
     async sendMail(mail) {
       const from = { name: mail.fromName?.trim() || sender.name, address: sender.address };
-      return deliver(mail.label, { from, replyTo: mail.replyTo || undefined, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text }, mail.link);
+      return deliver(
+        mail.label,
+        { from, replyTo: mail.replyTo || undefined, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text, attachments: mail.attachments },
+        mail.link,
+      );
     },
   };
 }

@@ -35,16 +35,14 @@ export function read(file: string): string {
 
 export type MailLocale = 'en' | 'nl';
 
-/** The file in the locale's folder when there is one, else the English one. */
+/** The file of the locale's folder (emails/nl/<file>) when there is one, else the English one (emails/<file>). */
+export function localizedFile(file: string, locale: MailLocale): string {
+  if (locale !== 'en' && (cache.has(`${locale}/${file}`) || fs.existsSync(path.join(EMAILS_DIR, locale, file)))) return `${locale}/${file}`;
+  return file;
+}
+
 function readLocalized(file: string, locale: MailLocale): string {
-  if (locale !== 'en') {
-    try {
-      return read(`${locale}/${file}`);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-  }
-  return read(file);
+  return read(localizedFile(file, locale));
 }
 
 export interface RenderedMail {

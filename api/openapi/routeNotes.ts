@@ -4,6 +4,7 @@ import { emailOnlySchema, loginSchema, resetPasswordSchema } from '../../resourc
 import { signupSchema } from '../../resources/signup.js';
 import { inviteAcceptSchema } from '../../resources/invites.js';
 import { handoffAcceptSchema } from '../../resources/handoffs.js';
+import { meetingAcceptSchema, meetingRequestSchema, slotGenerateSchema } from '../../resources/meetings.js';
 import { assetFileSchema, assetSignSchema } from '../../resources/assets.js';
 import { orderedIdsSchema } from '../../resources/collections.js';
 import { playEventsSchema } from '../services/player.js';
@@ -79,6 +80,14 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
 
   'POST /handoff/accept': note('handoffs', 'Accept a lead handed to you, by the mailed token', { access: 'public', body: () => handoffAcceptSchema }),
   'GET /handoff/{token}': note('handoffs', 'A handoff by its mailed token', { access: 'public' }),
+  'GET /meet/{eventId}': note('meetings', 'An event open for meetings and its free slots to come', { access: 'public' }),
+  'POST /meet/{eventId}': note('meetings', 'Ask for a meeting in a slot (honeypot `website`); 409 slot_full when it is taken', {
+    access: 'public',
+    body: () => meetingRequestSchema,
+    status: 201,
+  }),
+  'GET /meeting/{token}': note('meetings', "A meeting request by the host's mailed token", { access: 'public' }),
+  'POST /meeting/accept': note('meetings', 'Accept or decline a meeting request by the mailed token', { access: 'public', body: () => meetingAcceptSchema }),
   'GET /handoffs': note('handoffs', 'The handoffs to and from the caller, over every account (list conventions)'),
 
   'POST /users/import/csv': note('users', 'Import users from a CSV file (root only)', { rawBody: 'multipart/form-data' }),
@@ -133,6 +142,11 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
   'PUT /accounts/{accountId}/carousel-groups/{id}/items': note('carousel-groups', "Set a group's carousels in order", { body: () => orderedIdsSchema }),
   'GET /accounts/{accountId}/stats/leads': note('statistics', 'Leads by day, week or group (?from=&to=&by=)'),
   'GET /accounts/{accountId}/stats/plays': note('statistics', 'Plays by day, week or group (?from=&to=&by=)'),
+  'GET /accounts/{accountId}/stats/meetings': note('statistics', 'Meetings by the day of their slot, status or host (?from=&to=&group=)'),
+  'POST /accounts/{accountId}/meeting-slots/generate': note('meeting-slots', "A day of slots in the account's time zone; 409 slot_overlaps", {
+    body: () => slotGenerateSchema,
+    status: 201,
+  }),
   'GET /accounts/{accountId}/sync/manifest': note('player', "The local media server's manifest of the account's assets (a player code, or a session)", { access: 'public' }),
   'GET /openapi.json': note('meta', 'This document', { access: 'public' }),
 };

@@ -60,6 +60,8 @@ export function publicPagesRouter(storageOrigins: string[], upgradeInsecure: boo
   });
   // The registration page: its data comes from GET /api/1/register/{eventId}; a malformed id is a 404 page.
   router.get('/register/:eventId', (req, res) => page(res, isUuid(req.params.eventId) ? 200 : 404));
+  // The meeting page: its data comes from GET /api/1/meet/{eventId}; a malformed id is a 404 page.
+  router.get('/meet/:eventId', (req, res) => page(res, isUuid(req.params.eventId) ? 200 : 404));
   // A collection's public page: its data comes from GET /api/1/c/{token}; a malformed token is a 404 page.
   router.get('/c/:token', (req, res) => page(res, COLLECTION_TOKEN_RE.test(req.params.token) ? 200 : 404));
   return router;

@@ -3,6 +3,7 @@ import { describeEachDb } from '../helpers/db.js';
 import { MISSING, withGrant, type Signed, type TestApp } from '../helpers/app.js';
 import { uploadAssetFile } from '../helpers/assets.js';
 import { accountPath, countIn, createRecord, parentField, sampleBody, startConsoleApp } from '../helpers/console.js';
+import { meetingSlots } from '../../resources/meetings.js';
 import { insertEvent, insertLead } from '../helpers/leadRows.js';
 import { ACCOUNT_RESOURCES } from '../../resources/index.js';
 import { carousels, slides, variants } from '../../resources/carousels.js';
@@ -43,6 +44,17 @@ describeEachDb('account resources from the registry', (kind) => {
       return { ho_leadid: lead.ld_id, ho_to_userid: rep.u_id };
     }
     if (decl.name === 'assets') return uploadAssetFile(t, root, account);
+    // A slot ends after it starts (and is still to come, so a meeting can be booked in it); a meeting's slot is of its event.
+    const slotTimes = () => {
+      const start = Date.now() + 7 * 86400_000 + Math.floor(Math.random() * 10_000) * 3600_000;
+      return { ms_start: new Date(start).toISOString(), ms_end: new Date(start + 1800_000).toISOString() };
+    };
+    if (decl.name === 'meeting-slots') return slotTimes();
+    if (decl.name === 'meetings') {
+      const ev = await insertEvent(t.db, account);
+      const slot = await createRecord(root, account, meetingSlots, { ms_eventid: ev.ev_id, ...slotTimes() });
+      return { mg_eventid: ev.ev_id, mg_slotid: slot.ms_id };
+    }
     // A saved view names a list the caller may open.
     if (decl.name === 'views') return { vw_resource: 'events' };
     if (decl.name === 'layers') {
@@ -213,6 +225,8 @@ describeEachDb('account resources from the registry', (kind) => {
           if (meta.kind === 'number') body[field] = meta.min ?? 1;
           else if (meta.kind === 'boolean') body[field] = true;
           else if (meta.kind === 'url') body[field] = 'https://example.com/x';
+          // The account's time zone is checked against the zones Intl knows.
+          else if (field === 'ls_timezone') body[field] = 'Europe/Lisbon';
           else body[field] = `${field} value`;
         }
         const put = await root.put(path(), body);

@@ -144,6 +144,7 @@ describeEachDb('statistics: leads and plays by group, zero-filled days, CSV equa
       ['card', 'card', 1],
       ['manual', 'manual', 2],
       ['download', 'download', 0],
+      ['meeting', 'meeting', 0],
     ]);
     expect(pairs((await rowsOf('status')).rows)).toEqual([
       ['none', 'none', 4],

@@ -11,6 +11,8 @@ export interface ParsedMail {
   replyTo?: string;
   html: string;
   text: string;
+  /** Parts with a file name (a meeting's .ics), decoded. */
+  attachments: { filename: string; contentType: string; content: string }[];
 }
 
 function decodeBytes(s: string): string {
@@ -54,24 +56,32 @@ function decodePart(headers: Record<string, string>, body: string): string {
   return body;
 }
 
-/** Parses a nodemailer .eml (single part or multipart/alternative). */
+/** The leaf parts of a MIME body, nested multiparts (mixed around alternative) walked into. */
+function leafParts(headers: Record<string, string>, body: string): { headers: Record<string, string>; body: string }[] {
+  const type = headers['content-type'] ?? 'text/plain';
+  const boundary = type.match(/boundary="?([^";]+)"?/)?.[1];
+  if (!type.startsWith('multipart/') || !boundary) return [{ headers, body }];
+  return body
+    .split(`--${boundary}`)
+    .slice(1)
+    .filter((p) => !p.startsWith('--'))
+    .map((p) => splitHeaders(p.replace(/^\r?\n/, '')))
+    .flatMap((part) => leafParts(part.headers, part.body));
+}
+
+/** Parses a nodemailer .eml (single part, multipart/alternative, or multipart/mixed with attachments). */
 export function parseEml(file: string, raw: string): ParsedMail {
   const { headers, body } = splitHeaders(raw);
   let html = '';
   let text = '';
-  const type = headers['content-type'] ?? 'text/plain';
-  const boundary = type.match(/boundary="?([^";]+)"?/)?.[1];
-  const parts = boundary
-    ? body
-        .split(`--${boundary}`)
-        .slice(1)
-        .filter((p) => !p.startsWith('--'))
-        .map((p) => splitHeaders(p.replace(/^\r?\n/, '')))
-    : [{ headers, body }];
-  for (const part of parts) {
+  const attachments: ParsedMail['attachments'] = [];
+  for (const part of leafParts(headers, body)) {
     const content = decodePart(part.headers, part.body).replace(/\r?\n$/, '');
-    if ((part.headers['content-type'] ?? '').startsWith('text/html')) html = content;
-    else if ((part.headers['content-type'] ?? 'text/plain').startsWith('text/plain')) text = content;
+    const type = part.headers['content-type'] ?? 'text/plain';
+    const filename = `${part.headers['content-disposition'] ?? ''};${type}`.match(/(?:file)?name="?([^";]+)"?/)?.[1];
+    if (filename) attachments.push({ filename, contentType: type, content });
+    else if (type.startsWith('text/html')) html = content;
+    else if (type.startsWith('text/plain')) text = content;
   }
   return {
     file,
@@ -82,6 +92,7 @@ export function parseEml(file: string, raw: string): ParsedMail {
     replyTo: headers['reply-to'],
     html,
     text,
+    attachments,
   };
 }
 

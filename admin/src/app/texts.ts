@@ -131,6 +131,7 @@ const en = {
   source_manual: 'Form',
   source_registration: 'Registration',
   source_download: 'Download',
+  source_meeting: 'Meeting request',
   // lead
   lead_title: 'Lead',
   captured_at: 'Captured {time}',
@@ -288,6 +289,7 @@ const nl: Record<AppTextKey, string> = {
   source_manual: 'Formulier',
   source_registration: 'Inschrijving',
   source_download: 'Download',
+  source_meeting: 'Afspraakverzoek',
   lead_title: 'Lead',
   captured_at: 'Vastgelegd {time}',
   transcribe: 'Overtypen',

@@ -5,6 +5,8 @@ import { loadPreview, PreviewLoadError, previewRoute, stylesheetUrl, type Previe
 import { registerEventId } from './register';
 import { RegistrationPage } from './RegistrationPage';
 import { CollectionPage } from './CollectionPage';
+import { MeetPage } from './MeetPage';
+import { meetEventId } from './meet';
 import { collectionToken, layerOf } from './collection';
 import { pickLocale, translator, type PublicLocale, type PublicTextKey } from './texts';
 import './publicForm.css';
@@ -66,7 +68,8 @@ function Preview({ route, locale, onLocale }: { route: PreviewRoute; locale: Pub
 
 /**
  * The public form entry (public-form.html): picks the page from the address: the console's preview of a form style
- * (/preview/form-styles/…), the registration page (/register/{eventId}) or a collection's page (/c/{co_token}).
+ * (/preview/form-styles/…), the registration page (/register/{eventId}), a collection's page (/c/{co_token}) or the
+ * meeting page (/meet/{eventId}).
  */
 export function PublicFormApp({ pathname, search }: { pathname: string; search: string }) {
   const [locale, setLocale] = useState<PublicLocale>(() =>
@@ -75,10 +78,12 @@ export function PublicFormApp({ pathname, search }: { pathname: string; search: 
   const [route] = useState(() => previewRoute(pathname, search));
   const [eventId] = useState(() => registerEventId(pathname));
   const [collection] = useState(() => collectionToken(pathname));
+  const [meetEvent] = useState(() => meetEventId(pathname));
   useEffect(() => {
     document.documentElement.lang = locale;
   }, [locale]);
   if (eventId) return <RegistrationPage eventId={eventId} locale={locale} onLocale={setLocale} />;
+  if (meetEvent) return <MeetPage eventId={meetEvent} locale={locale} onLocale={setLocale} />;
   if (collection) return <CollectionPage token={collection} layer={layerOf(search)} locale={locale} onLocale={setLocale} />;
   if (!route) return <Status locale={locale} text="not_found" />;
   return <Preview route={route} locale={locale} onLocale={setLocale} />;

@@ -94,13 +94,14 @@ describeEachDb('lead qualification', (kind) => {
       const twenty = Array.from({ length: 20 }, (_, i) => `tag-${i}`);
       expect((await made({ ld_tags: twenty })).ld_tags).toEqual(twenty);
       const lead = await made({});
+      const id = String(lead.id);
       await expect(
         t
           .db('leads')
-          .where('ld_id', lead.id)
+          .where('ld_id', id)
           .update({ ld_tags: [...twenty, 'one-more'] }),
       ).rejects.toThrow(/leads_tags_check|check constraint/);
-      await expect(t.db('leads').where('ld_id', lead.id).update({ ld_rating: 9 })).rejects.toThrow(/leads_rating_check|check constraint/);
+      await expect(t.db('leads').where('ld_id', id).update({ ld_rating: 9 })).rejects.toThrow(/leads_rating_check|check constraint/);
     });
 
     it("history shows the rating, tags and notes as they changed", async () => {

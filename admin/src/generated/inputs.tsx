@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { FieldTitle, LoadingInput, PasswordInput, SelectInput, TextInput, useGetList, useInput, useRecordContext, useTranslate } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { COLOUR_RE } from '../../../resources/define';
+import { normaliseTag } from '../../../resources/tags';
 import { formatJsonValue, optionLabelKey, titleField, titleOf } from './rules';
 import { useDeclaration } from './declarations';
 import { useChosenRecord } from './references';
@@ -191,19 +192,6 @@ export function SecretInput({ source, label, disabled, decl, meta, mode: formMod
       {mode === 'replace' && <PasswordInput source={source} label={label} parse={keep} disabled={disabled} autoComplete="new-password" fullWidth helperText={hint} />}
     </Box>
   );
-}
-
-/** A typed tag as an identifier: lower case, spaces and other characters as "-", starting with a letter. */
-export function normaliseTag(raw: string): string {
-  return raw
-    .trim()
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^a-z0-9_-]+/g, '-')
-    .replace(/^[^a-z]+/, '')
-    .replace(/-+$/, '')
-    .slice(0, 63);
 }
 
 /**

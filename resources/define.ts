@@ -183,9 +183,7 @@ export function defineAccountResource<const F extends Fields, const P extends st
     // References filter too (an API filter, not a list filter): a picker finds a record by the key it stores, e.g. an
     // event's owner among hundreds of members by au_userid.
     filterable: entries.filter(([, m]) => m.filter || m.parent || m.kind === 'reference').map(([n]) => n),
-    ranges: entries
-      .filter(([, m]) => m.range && RANGE_KINDS.includes(m.kind))
-      .map(([n, m]) => ({ field: n, kind: m.kind as RangeKind, from: m.range!.from, to: m.range!.to })),
+    ranges: entries.filter(([, m]) => m.range && RANGE_KINDS.includes(m.kind)).map(([n, m]) => ({ field: n, kind: m.kind as RangeKind, from: m.range!.from, to: m.range!.to })),
     listColumns: entries.filter(([, m]) => m.list).map(([n]) => n),
     hidden: secrets,
     joined: entries.some(([, m]) => m.joined) ? Object.fromEntries(entries.filter(([, m]) => m.joined).map(([n, m]) => [n, m.joined!])) : undefined,

@@ -157,7 +157,11 @@ async function put(req: Request, res: Response): Promise<void> {
     if (!body.length) throw new ApiError(400, 'file_empty', `${what} is empty`);
     const detected = await detectType(body.subarray(0, 4100), body.length <= 4100);
     if (!detected || !DETECTED[type].includes(detected))
-      throw new ApiError(415, 'file_content_mismatch', `The file's bytes are not ${isMemo(type) ? `${type.slice(6).toUpperCase()} audio` : `a ${type.slice(6).toUpperCase()} image`}`);
+      throw new ApiError(
+        415,
+        'file_content_mismatch',
+        `The file's bytes are not ${isMemo(type) ? `${type.slice(6).toUpperCase()} audio` : `a ${type.slice(6).toUpperCase()} image`}`,
+      );
 
     await sweepOrphanPhotos(app);
     const path = newLeadFilesPath(accountId);
@@ -272,10 +276,7 @@ export async function sweepOrphanPhotos(app: AppContext): Promise<number> {
         .select(db.raw('1'))
         .from('leads')
         .where((w) =>
-          w
-            .whereRaw('leads.ld_front_fileid = lead_files.lf_id')
-            .orWhereRaw('leads.ld_back_fileid = lead_files.lf_id')
-            .orWhereRaw('leads.ld_memo_fileid = lead_files.lf_id'),
+          w.whereRaw('leads.ld_front_fileid = lead_files.lf_id').orWhereRaw('leads.ld_back_fileid = lead_files.lf_id').orWhereRaw('leads.ld_memo_fileid = lead_files.lf_id'),
         ),
     );
   const ids: string[] = await orphan(db('lead_files').where('lf_created_at', '<', new Date(Date.now() - ORPHAN_PHOTO_GRACE_MS)))

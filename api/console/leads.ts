@@ -168,8 +168,16 @@ export const leadsHooks: ResourceHooks = {
   // The purge (a delete moves the lead to the trash): the lead takes its card photos with it (record now, bytes once
   // committed).
   async remove(trx, id, req) {
-    const [gone] = await scoped(trx, leads, accountOf(req), 'all').where('ld_id', id).del().returning([...LEAD_FILE_COLUMNS]);
-    const photos = gone ? await deletePhotosOf(trx, LEAD_FILE_COLUMNS.map((c) => gone[c] as string | null)) : [];
+    const [gone] = await scoped(trx, leads, accountOf(req), 'all')
+      .where('ld_id', id)
+      .del()
+      .returning([...LEAD_FILE_COLUMNS]);
+    const photos = gone
+      ? await deletePhotosOf(
+          trx,
+          LEAD_FILE_COLUMNS.map((c) => gone[c] as string | null),
+        )
+      : [];
     return { afterCommit: () => removeLeadFileBytes(ctx(req), photos) };
   },
 
@@ -282,7 +290,10 @@ export const leadsBulkHooks: Pick<ResourceHooks, 'updateMany' | 'removeMany'> = 
   async removeMany(trx, rows, req) {
     const photos: { lf_id: string; lf_path: string }[] = [];
     for (const ids of chunksOf(rows.map((r) => String(r.ld_id)))) {
-      const gone: Row[] = await scoped(trx, leads, accountOf(req)).whereIn('ld_id', ids).del().returning([...LEAD_FILE_COLUMNS]);
+      const gone: Row[] = await scoped(trx, leads, accountOf(req))
+        .whereIn('ld_id', ids)
+        .del()
+        .returning([...LEAD_FILE_COLUMNS]);
       photos.push(
         ...(await deletePhotosOf(
           trx,

@@ -65,8 +65,16 @@ describe('tags kind and rating in the leads list', () => {
     mountConsole(sessionAs('member', 'admin'), '/leads', tables([lead('l1', { ld_rating: 3, ld_tags: ['hot', 'partner'] }), lead('l2', { ld_tags: many })]), i18nProvider);
     const cells = await screen.findAllByTestId('tags-ld_tags', {}, { timeout: 15_000 });
     expect(cells).toHaveLength(2);
-    expect(within(cells[0]).getAllByText(/.+/).map((c) => c.textContent)).toEqual(['hot', 'partner']);
-    expect(within(cells[1]).getAllByText(/.+/).map((c) => c.textContent)).toEqual(['a1', 'b2', 'c3', '+2']);
+    expect(
+      within(cells[0])
+        .getAllByText(/.+/)
+        .map((c) => c.textContent),
+    ).toEqual(['hot', 'partner']);
+    expect(
+      within(cells[1])
+        .getAllByText(/.+/)
+        .map((c) => c.textContent),
+    ).toEqual(['a1', 'b2', 'c3', '+2']);
     const stars = screen.getByLabelText('3 of 5');
     expect(stars.textContent).toBe('★★★☆☆');
   });
@@ -91,7 +99,14 @@ describe('the lead page: tags input, notes, rating and the voice memo', () => {
     const { data } = mountConsole(
       sessionAs('member', 'admin'),
       '/leads/l1',
-      tables([lead('l1', { ld_rating: 4, ld_tags: ['hot'], ld_memo_fileid: '5b0f7e52-8c1d-4e3a-9f00-000000000001', ld_memo_url: `/api/1/accounts/${ACCOUNT}/lead-files/5b0f7e52-8c1d-4e3a-9f00-000000000001` })]),
+      tables([
+        lead('l1', {
+          ld_rating: 4,
+          ld_tags: ['hot'],
+          ld_memo_fileid: '5b0f7e52-8c1d-4e3a-9f00-000000000001',
+          ld_memo_url: `/api/1/accounts/${ACCOUNT}/lead-files/5b0f7e52-8c1d-4e3a-9f00-000000000001`,
+        }),
+      ]),
       i18nProvider,
     );
     const input = (await screen.findByTestId('tags-input-ld_tags', {}, { timeout: 15_000 })) as HTMLInputElement;

@@ -15,7 +15,13 @@ export const WEBM = Buffer.concat([
   Buffer.from([0x42, 0x87, 0x81, 4, 0x42, 0x85, 0x81, 2, 0x18, 0x53, 0x80, 0x67, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
   Buffer.alloc(200, 0),
 ]);
-const OGG = Buffer.concat([Buffer.from('OggS\0\x02', 'latin1'), Buffer.alloc(20, 0), Buffer.from([1, 19]), Buffer.from('OpusHead\x01\x01\x38\x01\x80\xbb\0\0\0\0\0', 'latin1'), Buffer.alloc(64, 0)]);
+const OGG = Buffer.concat([
+  Buffer.from('OggS\0\x02', 'latin1'),
+  Buffer.alloc(20, 0),
+  Buffer.from([1, 19]),
+  Buffer.from('OpusHead\x01\x01\x38\x01\x80\xbb\0\0\0\0\0', 'latin1'),
+  Buffer.alloc(64, 0),
+]);
 const M4A = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypM4A \0\0\0\0M4A isom', 'latin1'), Buffer.alloc(64, 0)]);
 
 /** platform-and-flows.md section 4: rating, tags, notes and a voice memo on a lead; their filters, bulk and export. */
@@ -104,7 +110,7 @@ describeEachDb('lead qualification', (kind) => {
       await expect(t.db('leads').where('ld_id', id).update({ ld_rating: 9 })).rejects.toThrow(/leads_rating_check|check constraint/);
     });
 
-    it("history shows the rating, tags and notes as they changed", async () => {
+    it('history shows the rating, tags and notes as they changed', async () => {
       const lead = await made({ ld_rating: 2, ld_tags: ['warm'] });
       await member.put(`${leadsPath()}/${lead.id}`, { ld_rating: 5, ld_tags: ['warm', 'hot'], ld_notes: 'Call back' });
       const history = await member.get(`${leadsPath()}/${lead.id}/history`);
@@ -204,7 +210,12 @@ describeEachDb('lead qualification', (kind) => {
       const filtered = await member.get(`${leadsPath()}/export.csv?${qs({ filter: { ld_eventid: ev.event.id, ld_rating_min: 4 } })}`);
       expect(filtered.status).toBe(200);
       const lines = Papa.parse<string[]>(filtered.text.slice(1), { skipEmptyLines: true }).data;
-      expect(lines.slice(1).map((r) => r[0]).sort()).toEqual([ids.top].sort());
+      expect(
+        lines
+          .slice(1)
+          .map((r) => r[0])
+          .sort(),
+      ).toEqual([ids.top].sort());
     });
   });
 

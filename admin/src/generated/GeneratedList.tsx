@@ -2,7 +2,22 @@ import { useMemo, type ComponentType, type ReactElement, type ReactNode } from '
 import Box from '@mui/material/Box';
 import { useMediaQuery, type Theme } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import { Button, ColumnsButton, DataTable, DateInput, FilterButton, LinkBase, List, NumberInput, SimpleList, TopToolbar, useCreatePath, useTranslate, type RaRecord, type TranslateFunction } from 'react-admin';
+import {
+  Button,
+  ColumnsButton,
+  DataTable,
+  DateInput,
+  FilterButton,
+  LinkBase,
+  List,
+  NumberInput,
+  SimpleList,
+  TopToolbar,
+  useCreatePath,
+  useTranslate,
+  type RaRecord,
+  type TranslateFunction,
+} from 'react-admin';
 import type { FieldMeta, ResourceDeclaration } from '../../../resources/types';
 import { PAGE_SIZE, SinglePagePagination, useSearchFilters } from '../layout/lists';
 import { ListEmpty } from '../layout/ListEmpty';

@@ -206,7 +206,10 @@ export function TagsInput({ source, label, disabled, helperText, meta, alwaysOn 
   const most = meta.max ?? 20;
   const [text, setText] = useState('');
   const add = (raw: string) => {
-    const tags = raw.split(/[,;\n]/).map(normaliseTag).filter(Boolean);
+    const tags = raw
+      .split(/[,;\n]/)
+      .map(normaliseTag)
+      .filter(Boolean);
     const next = [...value];
     for (const t of tags) if (!next.includes(t) && next.length < most) next.push(t);
     if (next.length !== value.length) field.onChange(next);

@@ -37,9 +37,19 @@ export function CapturedCell(props: CellProps) {
 export function RatingCell({ record, source }: CellProps) {
   const translate = useTranslate();
   const v = record[source];
-  if (typeof v !== 'number') return <Box component="span" sx={{ color: 'text.disabled' }}>—</Box>;
+  if (typeof v !== 'number')
+    return (
+      <Box component="span" sx={{ color: 'text.disabled' }}>
+        —
+      </Box>
+    );
   return (
-    <Box component="span" sx={{ whiteSpace: 'nowrap', color: 'warning.main', letterSpacing: 1 }} title={translate('ls.console.leads.rating_of', { rating: v })} aria-label={translate('ls.console.leads.rating_of', { rating: v })}>
+    <Box
+      component="span"
+      sx={{ whiteSpace: 'nowrap', color: 'warning.main', letterSpacing: 1 }}
+      title={translate('ls.console.leads.rating_of', { rating: v })}
+      aria-label={translate('ls.console.leads.rating_of', { rating: v })}
+    >
       {'★'.repeat(v)}
       <Box component="span" sx={{ color: 'text.disabled' }}>
         {'☆'.repeat(Math.max(0, 5 - v))}

@@ -56,7 +56,11 @@ export function Qualify({ lead, onSave }: { lead: Lead; onSave: (save: QualifySa
 
   const addTags = (raw: string) => {
     const next = [...tags];
-    for (const tag of raw.split(/[,;\n]/).map(normaliseTag).filter(Boolean)) if (!next.includes(tag) && next.length < TAGS_MAX) next.push(tag);
+    for (const tag of raw
+      .split(/[,;\n]/)
+      .map(normaliseTag)
+      .filter(Boolean))
+      if (!next.includes(tag) && next.length < TAGS_MAX) next.push(tag);
     if (next.length !== tags.length) {
       setTags(next);
       touched();

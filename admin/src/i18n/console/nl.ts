@@ -12,7 +12,7 @@ const consoleNl: ConsoleMessages = {
   error_tag_invalid: 'Een label gebruikt kleine letters, cijfers, - en _, te beginnen met een letter (hoogstens 63)',
   error_too_many_tags: 'Te veel labels (hoogstens 20)',
   error_tags_duplicate: 'Elk label maar één keer',
-  error_file_kind_invalid: 'Dit bestand is niet van de juiste soort (foto\'s van kaartjes zijn afbeeldingen, een spraakmemo is geluid)',
+  error_file_kind_invalid: "Dit bestand is niet van de juiste soort (foto's van kaartjes zijn afbeeldingen, een spraakmemo is geluid)",
   error_colour_invalid: 'Vul een kleur in als #rrggbb',
   error_date_invalid: 'Vul een geldige datum in',
   error_number_invalid: 'Vul een geldig getal in',

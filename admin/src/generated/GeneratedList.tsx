@@ -51,7 +51,8 @@ function rangeFilter(decl: ResourceDeclaration, r: NonNullable<ResourceDeclarati
   const field = translate(meta?.label ?? `resources.${decl.name}.fields.${r.field}`, { _: r.field });
   const label = translate(`ls.generated.range_${side}`, { field, _: `${field} ${side}` });
   const source = r[side];
-  if (r.kind === 'number') return <NumberInput key={source} source={source} label={label} min={meta?.min} max={meta?.max} step={meta?.integer ? 1 : 'any'} />;
+  if (r.kind === 'number')
+    return <NumberInput key={source} source={source} label={label} min={meta?.min} max={meta?.max} step={meta?.integer ? 1 : 'any'} sx={{ minWidth: 150 }} />;
   return <DateInput key={source} source={source} label={label} />;
 }
 
@@ -94,6 +95,8 @@ export interface GeneratedListProps {
   exportButton?: boolean;
   /** false: no checkbox column and bulk bar (a list with bulk actions of its own). */
   bulk?: boolean;
+  /** List columns hidden until chosen in the Columns menu (a wide table within a 1280 px screen); a stable array. */
+  hiddenColumns?: string[];
 }
 
 /**
@@ -113,6 +116,7 @@ export function GeneratedList({
   primaryText: PrimaryText,
   exportButton = true,
   bulk = true,
+  hiddenColumns,
 }: GeneratedListProps) {
   const small = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'));
   const createPath = useCreatePath();
@@ -195,6 +199,7 @@ export function GeneratedList({
         <DataTable
           rowClick={(_id, _res, r) => link(r)}
           storeKey={columnsStoreKey(decl.name)}
+          hiddenColumns={hiddenColumns}
           bulkActionButtons={hasBulk}
           bulkActionsToolbar={hasBulk && accountId ? <BulkToolbar decl={decl} accountId={accountId} canUpdate={canUpdate} canDelete={canDelete} /> : undefined}
           hover={canOpen}

@@ -253,8 +253,6 @@ export function TagsInput({ source, label, disabled, helperText, meta, alwaysOn 
               ? translate(error, { _: error })
               : (helperText ?? (alwaysOn === undefined ? translate('ls.generated.tags_hint', { max: most, _: `Enter or comma adds a tag (at most ${most})` }) : undefined))
           }
-          size="small"
-          variant="filled"
           slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'data-testid': `tags-input-${source}` } }}
         />
       )}

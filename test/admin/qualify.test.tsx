@@ -21,12 +21,18 @@ afterEach(() => {
 
 const EVENT = 'ev-1';
 const NINA = '5b0f7e52-8c1d-4e3a-9f00-00000000aaaa';
+let bulkBodies: unknown[] = [];
 function serveFetch() {
   document.cookie = 'ls.csrf-token=tok';
+  bulkBodies = [];
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (url: string) => {
+    vi.fn(async (url: string, init: RequestInit = {}) => {
       const path = String(url);
+      if (path.endsWith('/leads/bulk')) {
+        bulkBodies.push(JSON.parse(String(init.body)));
+        return Response.json({ count: 2 });
+      }
       if (path.endsWith(`/events/${EVENT}/graph`)) return Response.json({ event: { ev_id: EVENT, ev_title: 'Expo' }, forms: [] });
       if (path.includes('/handoffs')) return Response.json([], { headers: { 'Content-Range': 'handoffs 0-0/0' } });
       return Response.json({ code: 'not_found', message: 'Not found' }, { status: 404 });
@@ -90,6 +96,26 @@ describe('tags kind and rating in the leads list', () => {
     fireEvent.click(screen.getByRole('button', { name: /Add filter/i }));
     expect(await screen.findByRole('menuitemcheckbox', { name: 'Rating from' })).toBeTruthy();
     expect(screen.getByRole('menuitemcheckbox', { name: 'Rating up to' })).toBeTruthy();
+  });
+});
+
+describe('bulk update of rating and tags', () => {
+  it('the bulk bar offers the rating and the tags (chips), and sends only what was given', async () => {
+    serveFetch();
+    mountConsole(sessionAs('member', 'admin'), '/leads', tables([lead('l1'), lead('l2'), lead('l3')]), i18nProvider);
+    await waitFor(() => expect(document.querySelectorAll('tbody .select-item input').length).toBe(3), { timeout: 15_000 });
+    const boxes = [...document.querySelectorAll<HTMLInputElement>('tbody .select-item input')];
+    fireEvent.click(boxes[0]);
+    fireEvent.click(boxes[2]);
+    fireEvent.click(await screen.findByTestId('bulk-update'));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Rating'), { target: { value: '5' } });
+    const tags = within(dialog).getByTestId('tags-input-ld_tags');
+    fireEvent.change(tags, { target: { value: 'VIP' } });
+    fireEvent.keyDown(tags, { key: 'Enter' });
+    await waitFor(() => expect(within(dialog).getByText('vip')).toBeTruthy());
+    fireEvent.click(within(dialog).getByTestId('bulk-update-save'));
+    await waitFor(() => expect(bulkBodies).toEqual([{ action: 'update', ids: ['l1', 'l3'], changes: { ld_rating: 5, ld_tags: ['vip'] } }]));
   });
 });
 

@@ -138,6 +138,7 @@ describe.skipIf(!HAS_CHROMIUM)('qualify a lead: rating, tags, notes and a voice 
       await panel.getByRole('button', { name: 'Save' }).click();
       await page.getByRole('status').getByText('Saved on this device; it is sent when the network is back').waitFor();
       await expect.poll(() => page.getByTestId('unsent-count').textContent()).toBe('1');
+      expect(await panel.getByText('Not saved yet').count()).toBe(0);
       const before = await server.withDb((db) => db('leads').where('ld_id', leadId).first());
       expect(before).toMatchObject({ ld_rating: null, ld_tags: [], ld_memo_fileid: null });
       await save(page, 'qualify-capture-lead');
@@ -149,7 +150,7 @@ describe.skipIf(!HAS_CHROMIUM)('qualify a lead: rating, tags, notes and a voice 
       const row = (await server.withDb((db) => db('leads').where('ld_id', leadId).first())) as Row;
       expect(row).toMatchObject({ ld_rating: 4, ld_tags: ['hot', 'follow-up'], ld_notes: 'Wants a demo in March' });
       expect(row.ld_memo_fileid).toMatch(/^[0-9a-f-]{36}$/);
-      const file = (await server.withDb((db) => db('lead_files').where('lf_id', row.ld_memo_fileid).first())) as Row;
+      const file = (await server.withDb((db) => db('lead_files').where('lf_id', String(row.ld_memo_fileid)).first())) as Row;
       expect(file.lf_type).toBe('audio/webm');
       expect(Number(file.lf_size)).toBeGreaterThan(1000);
 

@@ -19,7 +19,8 @@ export interface QualifySave {
   memo: Blob | null;
 }
 
-type Memo = { kind: 'none' } | { kind: 'stored'; url: string } | { kind: 'new'; blob: Blob; url: string };
+/** The memo shown: none, the lead's (its URL), or one recorded here (a blob URL; `saved` once queued). */
+type Memo = { kind: 'none' } | { kind: 'stored'; url: string } | { kind: 'new'; blob: Blob; url: string; saved?: boolean };
 
 /**
  * A lead's qualification on its page in the capture app: a rating (0–5 stars, radio buttons: arrow keys move, a
@@ -45,7 +46,8 @@ export function Qualify({ lead, onSave }: { lead: Lead; onSave: (save: QualifySa
   const touched = () => setDirty(true);
 
   // A blob URL is let go when its memo is replaced, and when the page goes.
-  useEffect(() => () => (memo.kind === 'new' ? URL.revokeObjectURL(memo.url) : undefined), [memo]);
+  const localUrl = memo.kind === 'new' ? memo.url : null;
+  useEffect(() => () => (localUrl ? URL.revokeObjectURL(localUrl) : undefined), [localUrl]);
   useEffect(
     () => () => {
       if (timer.current) clearInterval(timer.current);
@@ -103,7 +105,7 @@ export function Qualify({ lead, onSave }: { lead: Lead; onSave: (save: QualifySa
       const type = (rec.mimeType || mimeType || 'audio/webm').split(';')[0];
       const blob = new Blob(chunks, { type });
       if (!blob.size) return setError(t('memo_failed'));
-      setMemo({ kind: 'new', blob, url: URL.createObjectURL(blob) });
+      setMemo({ kind: 'new', blob, url: URL.createObjectURL(blob), saved: false });
       setMemoRemoved(false);
       touched();
     };
@@ -134,8 +136,11 @@ export function Qualify({ lead, onSave }: { lead: Lead; onSave: (save: QualifySa
     try {
       await onSave({
         changes: { ld_rating: rating, ld_tags: pending, ld_notes: notes.trim() ? notes : null, ...(memoRemoved && memo.kind === 'none' ? { ld_memo_fileid: null } : {}) },
-        memo: memo.kind === 'new' ? memo.blob : null,
+        memo: memo.kind === 'new' && !memo.saved ? memo.blob : null,
       });
+      // The recording stays playable from the device; a later save does not send it again.
+      if (memo.kind === 'new') setMemo({ ...memo, saved: true });
+      setMemoRemoved(false);
       setDirty(false);
     } finally {
       setSaving(false);
@@ -246,7 +251,7 @@ export function Qualify({ lead, onSave }: { lead: Lead; onSave: (save: QualifySa
         ) : (
           <>
             <audio controls src={memo.url} preload="metadata" data-testid="memo-audio" className="cap-memo-audio" />
-            {memo.kind === 'new' && <span className="cap-muted">{t('memo_unsaved')}</span>}
+            {memo.kind === 'new' && !memo.saved && <span className="cap-muted">{t('memo_unsaved')}</span>}
             <div className="cap-memo-row">
               <button type="button" className="cap-btn" onClick={() => void record()}>
                 <Icon name="mic" />

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isEmail, isUuid } from './fields.js';
-import type { FieldMeta, Fields, ResourceDeclaration } from './types.js';
+import { RANGE_KINDS, type FieldMeta, type Fields, type RangeKind, type ResourceDeclaration } from './types.js';
 import { richTextMax, utf8Bytes } from './richtext.js';
 import type { AccountResource } from './records.js';
 
@@ -17,6 +17,8 @@ export function isDate(v: string): boolean {
 }
 
 const TEXT_MAX = 500;
+/** A tags field's most values when its declaration names no `max`. */
+export const TAGS_MAX = 20;
 const LONGTEXT_MAX = 100_000;
 
 /** The value rule of one field, without required/optional handling. */
@@ -67,6 +69,16 @@ function valueRule(meta: FieldMeta): z.ZodTypeAny {
       return z.boolean({ error: 'error_invalid_value' });
     case 'json':
       return z.record(z.string(), z.unknown(), { error: 'error_invalid_value' });
+    case 'tags': {
+      // The error lands on the field itself (not on one item's path), so a form shows it under the input.
+      const most = meta.max ?? TAGS_MAX;
+      return z
+        .array(z.unknown(), { error: 'error_invalid_value' })
+        .transform((v) => v.map((x) => (typeof x === 'string' ? x.trim() : x)))
+        .refine((v) => v.every((x) => typeof x === 'string' && IDENTIFIER_RE.test(x)), { error: 'error_tag_invalid' })
+        .refine((v) => v.length <= most, { error: 'error_too_many_tags' })
+        .refine((v) => new Set(v).size === v.length, { error: 'error_tags_duplicate' }) as unknown as z.ZodType<string[]>;
+    }
   }
 }
 
@@ -144,6 +156,8 @@ export function defineAccountResource<const F extends Fields, const P extends st
   const entries = Object.entries(input.fields);
   // Equality on stored HTML finds nothing a user would look for.
   for (const [n, m] of entries) if (m.kind === 'richtext' && m.filter) throw new Error(`Resource ${input.name}: rich text field ${n} cannot be a list filter`);
+  for (const [n, m] of entries)
+    if (m.range && !RANGE_KINDS.includes(m.kind)) throw new Error(`Resource ${input.name}: ${n} is a ${m.kind} field; only ${RANGE_KINDS.join(', ')} fields have a range filter`);
   const secrets = entries.filter(([, m]) => m.kind === 'secret').map(([n]) => n);
   const sortable = [...entries.filter(([, m]) => m.sort).map(([n]) => n), `${p}_created_at`, `${p}_updated_at`];
   if (input.order) sortable.push(input.order.field);
@@ -169,9 +183,7 @@ export function defineAccountResource<const F extends Fields, const P extends st
     // References filter too (an API filter, not a list filter): a picker finds a record by the key it stores, e.g. an
     // event's owner among hundreds of members by au_userid.
     filterable: entries.filter(([, m]) => m.filter || m.parent || m.kind === 'reference').map(([n]) => n),
-    ranges: entries
-      .filter(([, m]) => m.range && (m.kind === 'date' || m.kind === 'datetime'))
-      .map(([n, m]) => ({ field: n, kind: m.kind as 'date' | 'datetime', from: m.range!.from, to: m.range!.to })),
+    ranges: entries.filter(([, m]) => m.range && RANGE_KINDS.includes(m.kind)).map(([n, m]) => ({ field: n, kind: m.kind as RangeKind, from: m.range!.from, to: m.range!.to })),
     listColumns: entries.filter(([, m]) => m.list).map(([n]) => n),
     hidden: secrets,
     joined: entries.some(([, m]) => m.joined) ? Object.fromEntries(entries.filter(([, m]) => m.joined).map(([n, m]) => [n, m.joined!])) : undefined,

@@ -3,14 +3,22 @@ import { defineAccountResource } from './define.js';
 
 export const TRANSCRIPTION_STATUSES = ['none', 'pending', 'postponed', 'done'] as const;
 export const LEAD_SOURCES = ['registration', 'scan', 'card', 'manual', 'download', 'meeting'] as const;
+/** Qualification: the best rating, the most tags, the longest notes. */
+export const LEAD_RATING_MAX = 5;
+export const LEAD_TAGS_MAX = 20;
+export const LEAD_NOTES_MAX = 10_000;
 
 /**
  * A lead (account-console.md: leads): one person met at an event, with the answers to the event's forms keyed by
  * element data name. `ld_client_id` is chosen by the capturing device: a second create with the same one answers the
  * first lead (200), so an offline queue retries safely. `ld_captured_by` is who captured it; `ld_ownerid` who it
  * belongs to now (a handoff changes it). The list also filters by `captured_from`/`captured_to` (dates or times).
- * The list's bulk update may change the owner and the validity (POST …/leads/bulk, each lead checked like a single
- * update: the owner must be a member).
+ * The list's bulk update may change the owner, the validity, the rating and the tags (POST …/leads/bulk, each lead
+ * checked like a single update: the owner must be a member).
+ *
+ * Qualification (platform-and-flows.md section 4): `ld_rating` 0–5 (unrated: null; filter.ld_rating_min/_max),
+ * `ld_tags` (identifiers, at most 20; filter.ld_tags: leads with any of them), `ld_notes`, and `ld_memo_fileid`, a voice
+ * memo recorded in the capture app and uploaded like a card photo (PUT /lead-files/{id} with an audio type).
  */
 export const leads = defineAccountResource({
   name: 'leads',
@@ -39,6 +47,10 @@ export const leads = defineAccountResource({
     ld_consent_text: { kind: 'longtext', max: 10_000, createOnly: true, formHidden: true },
     ld_captured_at: { kind: 'datetime', filled: 'now', createOnly: true, list: true, sort: true, range: { from: 'captured_from', to: 'captured_to' } },
     ld_client_id: { kind: 'text', max: 100, createOnly: true, formHidden: true },
+    ld_rating: { kind: 'number', integer: true, min: 0, max: LEAD_RATING_MAX, list: true, sort: true, bulk: true, range: { from: 'ld_rating_min', to: 'ld_rating_max' } },
+    ld_tags: { kind: 'tags', max: LEAD_TAGS_MAX, default: [], list: true, filter: true, bulk: true },
+    ld_notes: { kind: 'longtext', max: LEAD_NOTES_MAX },
+    ld_memo_fileid: { kind: 'reference', reference: 'lead-files', formHidden: true },
   },
   search: ['ld_email', 'ld_first_name', 'ld_last_name'],
   defaultSort: { field: 'ld_captured_at', order: 'DESC' },
@@ -74,6 +86,10 @@ export const leads = defineAccountResource({
         ld_consent_text: 'Consent text as shown',
         ld_captured_at: 'Captured',
         ld_client_id: 'Device reference',
+        ld_rating: 'Rating',
+        ld_tags: 'Tags',
+        ld_notes: 'Notes',
+        ld_memo_fileid: 'Voice memo',
       },
       options: {
         ld_transcription_status: { none: 'Not needed', pending: 'To transcribe', postponed: 'Postponed', done: 'Transcribed' },
@@ -108,6 +124,10 @@ export const leads = defineAccountResource({
         ld_consent_text: 'Toestemmingstekst zoals getoond',
         ld_captured_at: 'Vastgelegd',
         ld_client_id: 'Apparaatreferentie',
+        ld_rating: 'Beoordeling',
+        ld_tags: 'Labels',
+        ld_notes: 'Notities',
+        ld_memo_fileid: 'Spraakmemo',
       },
       options: {
         ld_transcription_status: { none: 'Niet nodig', pending: 'Over te typen', postponed: 'Uitgesteld', done: 'Overgetypt' },
@@ -125,13 +145,21 @@ export const leads = defineAccountResource({
 });
 
 /** Card photos: the types a device may upload (PUT /lead-files/{id}) and the largest size. */
-export const LEAD_FILE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export const LEAD_PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+/**
+ * Voice memos: what MediaRecorder makes (Chromium and Firefox: WebM or Ogg with Opus; Safari: MP4 with AAC), at most
+ * 2 minutes; 5 MB holds that at any bit rate a browser records speech with (Opus ~32-128 kbit/s: 0.5-2 MB).
+ */
+export const LEAD_MEMO_TYPES = ['audio/webm', 'audio/ogg', 'audio/mp4'] as const;
+export const LEAD_MEMO_MAX_SECONDS = 120;
+export const LEAD_MEMO_MAX_BYTES = 5 * 1024 * 1024;
+export const LEAD_FILE_TYPES = [...LEAD_PHOTO_TYPES, ...LEAD_MEMO_TYPES] as const;
 export const LEAD_FILE_MAX_BYTES = 10 * 1024 * 1024;
 
 /**
- * A card photo (lead_files), private to its account: not a console resource of its own (no list or form), only
- * PUT/GET /lead-files/{id}; declared so that reads are scoped like every account table and a lead's
- * ld_front_fileid/ld_back_fileid are checked like any reference.
+ * A card photo or voice memo (lead_files), private to its account: not a console resource of its own (no list or
+ * form), only PUT/GET /lead-files/{id}; declared so that reads are scoped like every account table and a lead's
+ * ld_front_fileid/ld_back_fileid/ld_memo_fileid are checked like any reference.
  */
 export const leadFiles = defineAccountResource({
   name: 'lead-files',

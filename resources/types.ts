@@ -80,7 +80,12 @@ export type FieldKind =
   | 'reference'
   | 'asset'
   | 'secret'
-  | 'json';
+  | 'json'
+  /**
+   * A set of identifiers (IDENTIFIER_RE), each once, at most `max` (default 20): a text[] column with a GIN index; its
+   * list filter means "any of" (filter.<field>: a value or a list; rows holding at least one of them).
+   */
+  | 'tags';
 
 export interface FieldMeta {
   kind: FieldKind;
@@ -101,8 +106,9 @@ export interface FieldMeta {
   /** Offered as a list filter (equality). The API filters by every reference and parent field as well. */
   filter?: boolean;
   /**
-   * date/datetime: also a range filter under these two names (filter.<from>, filter.<to>, each inclusive). A value is a
-   * date YYYY-MM-DD (for a datetime: that whole day, UTC) or, for a datetime, an ISO 8601 time.
+   * date/datetime/number: also a range filter under these two names (filter.<from>, filter.<to>, each inclusive). A value
+   * is a date YYYY-MM-DD (for a datetime: that whole day, UTC) or, for a datetime, an ISO 8601 time; for a number, a
+   * number (or its text).
    */
   range?: { from: string; to: string };
   /** The list may be sorted by it. */
@@ -125,7 +131,10 @@ export interface FieldMeta {
    * user's names and e-mail from users), which owns its nullability and default.
    */
   joined?: string;
-  /** text/longtext/secret: maximum length; richtext: maximum UTF-8 bytes (default and at most 100 KB); number: bounds. */
+  /**
+   * text/longtext/secret: maximum length; richtext: maximum UTF-8 bytes (default and at most 100 KB); number: bounds;
+   * tags: most values (default 20).
+   */
   max?: number;
   min?: number;
   integer?: boolean;
@@ -143,6 +152,10 @@ export interface FieldMeta {
 }
 
 export type Fields = Record<string, FieldMeta>;
+
+/** The kinds a range filter bounds (FieldMeta.range). */
+export type RangeKind = 'date' | 'datetime' | 'number';
+export const RANGE_KINDS: readonly FieldKind[] = ['date', 'datetime', 'number'];
 
 /** One declaration per entity: what the API registry and the admin both read. */
 export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny, Update extends z.ZodTypeAny = z.ZodTypeAny> {
@@ -180,7 +193,7 @@ export interface ResourceDeclaration<Create extends z.ZodTypeAny = z.ZodTypeAny,
   /** Columns a list may be filtered by for equality. */
   filterable: string[];
   /** Range filters: filter.<from> and filter.<to> bound `field` (FieldMeta.range). */
-  ranges?: { field: string; kind: 'date' | 'datetime'; from: string; to: string }[];
+  ranges?: { field: string; kind: RangeKind; from: string; to: string }[];
   /** Columns shown in the admin list. */
   listColumns: string[];
   /** Columns never sent to a client. */

@@ -23,7 +23,7 @@ type Row = Record<string, unknown>;
  * comma-separated, CRLF lines, RFC 4180 quoting.
  *
  * Columns: id, captured at, e-mail, first name, last name, owner e-mail, source, valid, transcription, consent news,
- * badge code (the account-wide export adds event), then one per form element by fe_external_name (default fe_name):
+ * badge code, rating, notes, tags (joined by ", ") (the account-wide export adds event), then one per form element by fe_external_name (default fe_name):
  * the event's forms in order, then its registration form, a data name once. A list answer is shown by its items'
  * titles (what the person chose; a value whose item is gone shows as the value); several values, and days, are
  * joined with "; "; yes/no for checkboxes, toggles, valid and consent. A cell that starts with = + - @ tab or CR gets
@@ -45,6 +45,10 @@ const FIXED: [string, (r: Row) => unknown][] = [
   ['transcription', (r) => r.ld_transcription_status],
   ['consent news', (r) => yesNo(r.ld_consent_news)],
   ['badge code', (r) => r.ld_badge_code],
+  // Qualification (platform-and-flows.md section 4).
+  ['rating', (r) => r.ld_rating],
+  ['notes', (r) => r.ld_notes],
+  ['tags', (r) => (Array.isArray(r.ld_tags) ? r.ld_tags.join(', ') : '')],
 ];
 
 const yesNo = (v: unknown) => (v === true ? 'yes' : v === false ? 'no' : '');
@@ -120,6 +124,9 @@ async function streamCsv(req: Request, res: Response, spec: ExportSpec): Promise
         'leads.ld_transcription_status',
         'leads.ld_consent_news',
         'leads.ld_badge_code',
+        'leads.ld_rating',
+        'leads.ld_notes',
+        'leads.ld_tags',
         'leads.ld_answers',
         'users.u_email as owner_email',
         // The cursor as text: a timestamp read into a JS Date would lose its microseconds and repeat or skip rows.

@@ -9,16 +9,41 @@ import { scoped, accountOf } from '../models/scope.js';
 import { storageOf } from '../storage/index.js';
 import { newLeadFilesPath, objectKey } from '../storage/keys.js';
 import { detectType } from '../storage/fileTypes.js';
+import { parseRange } from '../storage/http.js';
 import { isUuid } from '../../resources/fields.js';
-import { LEAD_FILE_MAX_BYTES, LEAD_FILE_TYPES, leadFiles } from '../../resources/leads.js';
+import { LEAD_FILE_MAX_BYTES, LEAD_MEMO_MAX_BYTES, LEAD_MEMO_TYPES, LEAD_PHOTO_TYPES, leadFiles } from '../../resources/leads.js';
 
 type Row = Record<string, unknown>;
 
 /** Where a lead file is served (the console and the capture app show card photos from here). */
 export const leadFileUrl = (accountId: string, id: string) => `/api/1/accounts/${accountId}/lead-files/${id}`;
 
-/** What some devices send for JPEG. */
-const ALIASES: Record<string, string> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg' };
+/** What some devices send for JPEG, and for the audio a recorder makes (a WebM or MP4 of sound alone is still audio). */
+const ALIASES: Record<string, string> = {
+  'image/jpg': 'image/jpeg',
+  'image/pjpeg': 'image/jpeg',
+  'video/webm': 'audio/webm',
+  'audio/x-m4a': 'audio/mp4',
+  'audio/m4a': 'audio/mp4',
+  'audio/aac': 'audio/mp4',
+  'audio/opus': 'audio/ogg',
+};
+/**
+ * What file-type reads in the bytes of each accepted type: a WebM is video/webm to it whatever it holds, an MP4's
+ * brand decides between audio/x-m4a (M4A), audio/mp4 and video/mp4 (isom, mp42, what Safari's recorder writes).
+ */
+const DETECTED: Record<string, readonly string[]> = {
+  'image/jpeg': ['image/jpeg'],
+  'image/png': ['image/png'],
+  'image/webp': ['image/webp'],
+  'audio/webm': ['video/webm'],
+  'audio/ogg': ['audio/ogg', 'audio/ogg; codecs=opus'],
+  'audio/mp4': ['audio/mp4', 'audio/x-m4a', 'video/mp4'],
+};
+const isMemo = (type: string) => (LEAD_MEMO_TYPES as readonly string[]).includes(type);
+/** The largest file of a type: a photo 10 MB, a voice memo (2 minutes) 5 MB. */
+const maxBytesOf = (type: string) => (isMemo(type) ? LEAD_MEMO_MAX_BYTES : LEAD_FILE_MAX_BYTES);
+const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
 /** A card photo's bytes never change under its id. */
 const CACHE = 'private, max-age=31536000, immutable';
 /** Past this many unread bytes a refused upload's connection is closed instead of drained. */
@@ -30,15 +55,22 @@ function serialize(row: Row): Row {
   return { ...row, lf_size: Number(row.lf_size), id: row.lf_id, url: leadFileUrl(String(row.lf_accountid), String(row.lf_id)) };
 }
 
-/** The declared image type (415 file_type_not_allowed for anything but JPEG, PNG or WebP). */
+/**
+ * The declared type (parameters such as ;codecs=opus dropped): a card photo's (JPEG, PNG, WebP) or a voice memo's
+ * (WebM, Ogg, MP4 audio); anything else 415 file_type_not_allowed.
+ */
 function declaredType(req: Request): string {
   const raw = String(req.headers['content-type'] ?? '')
     .split(';')[0]
     .trim()
     .toLowerCase();
   const type = ALIASES[raw] ?? raw;
-  if (!(LEAD_FILE_TYPES as readonly string[]).includes(type))
-    throw new ApiError(415, 'file_type_not_allowed', 'A card photo must be a JPEG, PNG or WebP image (Content-Type image/jpeg, image/png or image/webp)');
+  if (![...LEAD_PHOTO_TYPES, ...LEAD_MEMO_TYPES].includes(type as never))
+    throw new ApiError(
+      415,
+      'file_type_not_allowed',
+      'A card photo must be a JPEG, PNG or WebP image, a voice memo WebM, Ogg or MP4 audio (Content-Type image/jpeg, image/png, image/webp, audio/webm, audio/ogg or audio/mp4)',
+    );
   return type;
 }
 
@@ -57,7 +89,7 @@ function readBody(req: Request, max: number): Promise<Buffer> {
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > max) done(new ApiError(413, 'file_too_large', `A card photo is at most ${Math.round(max / 1024 / 1024)} MB`));
+      if (size > max) done(new ApiError(413, 'file_too_large', `The file is at most ${mb(max)}`));
       else chunks.push(chunk);
     };
     const onEnd = () => done();
@@ -117,13 +149,19 @@ async function put(req: Request, res: Response): Promise<void> {
     const type = declaredType(req);
     const encoding = req.headers['content-encoding']?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') throw new ApiError(415, 'unsupported_encoding', 'Upload the photo as it is, without a Content-Encoding');
-    const max = LEAD_FILE_MAX_BYTES;
+    const max = maxBytesOf(type);
+    const what = isMemo(type) ? 'A voice memo' : 'A card photo';
     const declared = Number(req.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > max) throw new ApiError(413, 'file_too_large', `A card photo is at most ${Math.round(max / 1024 / 1024)} MB`);
+    if (Number.isFinite(declared) && declared > max) throw new ApiError(413, 'file_too_large', `${what} is at most ${mb(max)}`);
     const body = await readBody(req, max);
-    if (!body.length) throw new ApiError(400, 'file_empty', 'The photo is empty');
-    if ((await detectType(body.subarray(0, 4100), body.length <= 4100)) !== type)
-      throw new ApiError(415, 'file_content_mismatch', `The photo's bytes are not a ${type.slice(6).toUpperCase()} image`);
+    if (!body.length) throw new ApiError(400, 'file_empty', `${what} is empty`);
+    const detected = await detectType(body.subarray(0, 4100), body.length <= 4100);
+    if (!detected || !DETECTED[type].includes(detected))
+      throw new ApiError(
+        415,
+        'file_content_mismatch',
+        `The file's bytes are not ${isMemo(type) ? `${type.slice(6).toUpperCase()} audio` : `a ${type.slice(6).toUpperCase()} image`}`,
+      );
 
     await sweepOrphanPhotos(app);
     const path = newLeadFilesPath(accountId);
@@ -152,7 +190,7 @@ async function put(req: Request, res: Response): Promise<void> {
   }
 }
 
-/** GET /accounts/{a}/lead-files/{id} (account_leads read): the photo's bytes, private to the caller's browser. */
+/** GET /accounts/{a}/lead-files/{id} (account_leads read): the photo's or memo's bytes (or a range of them), private to the caller's browser. */
 async function get(req: Request, res: Response): Promise<void> {
   const id = String(req.params.id);
   if (!isUuid(id)) throw notFound();
@@ -166,18 +204,34 @@ async function get(req: Request, res: Response): Promise<void> {
     res.status(304).end();
     return;
   }
+  const type = String(row.lf_type);
+  const size = Number(row.lf_size);
+  // A byte range (an <audio> element seeks, and Safari plays media only from a server that answers ranges); the
+  // bytes never change under the id, so If-Range needs no check.
+  const range = parseRange(req.headers.range, size);
+  if (range === 'unsatisfiable') {
+    res.setHeader('Content-Range', `bytes */${size}`);
+    res.status(416).end();
+    return;
+  }
   let body;
   try {
-    body = await storageOf(app).read(objectKey(String(row.lf_path), String(row.lf_id)));
+    body = await storageOf(app).read(objectKey(String(row.lf_path), String(row.lf_id)), range ?? undefined);
   } catch (e) {
     // Recorded but the bytes are gone (removed by hand): an honest 404, not a 500.
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as { name?: string }).name === 'NoSuchKey') throw notFound('The photo is gone');
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as { name?: string }).name === 'NoSuchKey') throw notFound('The file is gone');
     throw e;
   }
-  const ext = row.lf_type === 'image/jpeg' ? 'jpg' : String(row.lf_type).slice(6);
-  res.setHeader('Content-Type', String(row.lf_type));
-  res.setHeader('Content-Length', String(row.lf_size));
-  res.setHeader('Content-Disposition', `inline; filename="card-${row.lf_id}.${ext}"`);
+  const ext = type === 'image/jpeg' ? 'jpg' : type === 'audio/mp4' ? 'm4a' : type.slice(6);
+  const name = isMemo(type) ? 'memo' : 'card';
+  res.setHeader('Content-Type', type);
+  res.setHeader('Accept-Ranges', 'bytes');
+  if (range) {
+    res.status(206);
+    res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+    res.setHeader('Content-Length', String(range.end - range.start + 1));
+  } else res.setHeader('Content-Length', String(size));
+  res.setHeader('Content-Disposition', `inline; filename="${name}-${row.lf_id}.${ext}"`);
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'self'");
   try {
@@ -190,6 +244,9 @@ async function get(req: Request, res: Response): Promise<void> {
 /** A card photo no lead names is kept this long (its lead may still be on its way from an offline device). */
 export const ORPHAN_PHOTO_GRACE_MS = 7 * 86400_000;
 const SWEEP_BATCH = 25;
+
+/** A lead's columns that name its files (card photos, voice memo): they go with the lead. */
+export const LEAD_FILE_COLUMNS = ['ld_front_fileid', 'ld_back_fileid', 'ld_memo_fileid'] as const;
 
 /** Removes the bytes of deleted card photos; a failure is logged (a stray file is not worth a 500). */
 export async function removeLeadFileBytes(app: AppContext, files: { lf_id: string; lf_path: string }[]): Promise<void> {
@@ -218,7 +275,9 @@ export async function sweepOrphanPhotos(app: AppContext): Promise<number> {
       sub
         .select(db.raw('1'))
         .from('leads')
-        .where((w) => w.whereRaw('leads.ld_front_fileid = lead_files.lf_id').orWhereRaw('leads.ld_back_fileid = lead_files.lf_id')),
+        .where((w) =>
+          w.whereRaw('leads.ld_front_fileid = lead_files.lf_id').orWhereRaw('leads.ld_back_fileid = lead_files.lf_id').orWhereRaw('leads.ld_memo_fileid = lead_files.lf_id'),
+        ),
     );
   const ids: string[] = await orphan(db('lead_files').where('lf_created_at', '<', new Date(Date.now() - ORPHAN_PHOTO_GRACE_MS)))
     .limit(SWEEP_BATCH)
@@ -244,12 +303,9 @@ export function leadFilesRouter(): Router {
  * their card photos — records now, bytes once committed, as a lead's own purge does.
  */
 export async function purgeEvent(trx: Knex.Transaction, id: string, req: Request): Promise<{ afterCommit: () => Promise<void> }> {
-  const photoIds = (await trx('leads').where({ ld_eventid: id, ld_accountid: req.account!.a_id }).select('ld_front_fileid', 'ld_back_fileid')) as {
-    ld_front_fileid: string | null;
-    ld_back_fileid: string | null;
-  }[];
+  const photoIds = (await trx('leads').where({ ld_eventid: id, ld_accountid: req.account!.a_id }).select(LEAD_FILE_COLUMNS)) as Record<string, string | null>[];
   await trx('events').where({ ev_id: id, ev_accountid: req.account!.a_id }).del();
-  const ids = photoIds.flatMap((r) => [r.ld_front_fileid, r.ld_back_fileid]).filter(Boolean);
+  const ids = photoIds.flatMap((r) => LEAD_FILE_COLUMNS.map((c) => r[c])).filter(Boolean);
   const photos: { lf_id: string; lf_path: string }[] = [];
   // In slices: a big event's photos are more than one statement's parameters.
   for (let i = 0; i < ids.length; i += 5000) photos.push(...(await deletePhotosOf(trx, ids.slice(i, i + 5000))));

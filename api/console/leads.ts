@@ -8,7 +8,7 @@ import { eventGraph, type FormGraph } from '../models/graphs.js';
 import { parseFilter } from '../crud/list.js';
 import { elementsOf, leadFromAnswers, OWN_FIELDS } from '../services/leads.js';
 import { leadsCsvFromFilter } from './leadExport.js';
-import { deletePhotosOf, leadFileUrl, removeLeadFileBytes } from './leadFiles.js';
+import { deletePhotosOf, LEAD_FILE_COLUMNS, leadFileUrl, removeLeadFileBytes } from './leadFiles.js';
 import { consentTextFor } from '../../resources/consent.js';
 import { isEmail } from '../../resources/fields.js';
 import { resourceNamed } from '../../resources/index.js';
@@ -100,6 +100,30 @@ function capturedAt(value: unknown): string {
   return at.toISOString();
 }
 
+/**
+ * A lead's files are of their kind: the card photos images, the voice memo audio (both are lead files, uploaded the
+ * same way), else 400 error_file_kind_invalid on the field.
+ */
+async function assertFileKinds(trx: Knex.Transaction, accountId: string, data: Row): Promise<void> {
+  const wanted: [string, string][] = [
+    ['ld_front_fileid', 'image/'],
+    ['ld_back_fileid', 'image/'],
+    ['ld_memo_fileid', 'audio/'],
+  ];
+  const named = wanted.filter(([c]) => typeof data[c] === 'string');
+  if (!named.length) return;
+  const rows: Row[] = await scoped(trx, leadFiles, accountId)
+    .whereIn(
+      'lf_id',
+      named.map(([c]) => data[c] as string),
+    )
+    .select('lf_id', 'lf_type');
+  const types = new Map(rows.map((r) => [String(r.lf_id), String(r.lf_type)]));
+  const fields: Record<string, string> = {};
+  for (const [c, prefix] of named) if (!types.get(data[c] as string)?.startsWith(prefix)) fields[c] = 'error_file_kind_invalid';
+  if (Object.keys(fields).length) throw invalid(leads, fields);
+}
+
 /** A pending or postponed transcription needs a card photo to transcribe. */
 function assertTranscribable(status: unknown, front: unknown): void {
   if (OPEN_TRANSCRIPTION.includes(String(status)) && !front) throw invalid(leads, { ld_transcription_status: 'error_transcription_needs_card' });
@@ -135,6 +159,7 @@ export const leadsHooks: ResourceHooks = {
     for (const [field, url] of [
       ['ld_front_fileid', 'ld_front_url'],
       ['ld_back_fileid', 'ld_back_url'],
+      ['ld_memo_fileid', 'ld_memo_url'],
     ] as const)
       out[url] = row[field] ? leadFileUrl(String(row.ld_accountid), String(row[field])) : null;
     return out;
@@ -143,8 +168,16 @@ export const leadsHooks: ResourceHooks = {
   // The purge (a delete moves the lead to the trash): the lead takes its card photos with it (record now, bytes once
   // committed).
   async remove(trx, id, req) {
-    const [gone] = await scoped(trx, leads, accountOf(req), 'all').where('ld_id', id).del().returning(['ld_front_fileid', 'ld_back_fileid']);
-    const photos = gone ? await deletePhotosOf(trx, [gone.ld_front_fileid, gone.ld_back_fileid]) : [];
+    const [gone] = await scoped(trx, leads, accountOf(req), 'all')
+      .where('ld_id', id)
+      .del()
+      .returning([...LEAD_FILE_COLUMNS]);
+    const photos = gone
+      ? await deletePhotosOf(
+          trx,
+          LEAD_FILE_COLUMNS.map((c) => gone[c] as string | null),
+        )
+      : [];
     return { afterCommit: () => removeLeadFileBytes(ctx(req), photos) };
   },
 
@@ -162,6 +195,7 @@ export const leadsHooks: ResourceHooks = {
     if (first) return { id: first.ld_id as string, existing: true };
 
     await checkReferences(trx, leads, data, accountId, registry);
+    await assertFileKinds(trx, accountId, data);
     const graph = await graphOf(trx, accountId, String(data.ld_eventid));
     const given = (req.body as Row | undefined)?.ld_transcription_status;
     const card = data.ld_source === 'card' && Boolean(data.ld_front_fileid);
@@ -194,6 +228,7 @@ export const leadsHooks: ResourceHooks = {
   async update(trx, id, data, req, existing) {
     const accountId = accountOf(req);
     await checkReferences(trx, leads, data, accountId, registry);
+    await assertFileKinds(trx, accountId, data);
     const status = data.ld_transcription_status ?? existing.ld_transcription_status;
     const front = 'ld_front_fileid' in data ? data.ld_front_fileid : existing.ld_front_fileid;
     if (data.ld_transcription_status !== undefined || 'ld_front_fileid' in data) assertTranscribable(status, front);
@@ -227,7 +262,7 @@ export const leadsHooks: ResourceHooks = {
 /** Rows a bulk statement names at once (a list of ids as bind parameters: PostgreSQL takes at most 65,535). */
 const BULK_CHUNK = 5_000;
 /** Fields whose change the update checks the same way for every lead (no answers, transcription or photo rules). */
-const ROW_FREE = new Set(['ld_is_valid', 'ld_ownerid', 'ld_consent_news']);
+const ROW_FREE = new Set(['ld_is_valid', 'ld_ownerid', 'ld_consent_news', 'ld_rating', 'ld_tags', 'ld_notes']);
 const chunksOf = <T>(xs: T[]): T[][] => Array.from({ length: Math.ceil(xs.length / BULK_CHUNK) }, (_, i) => xs.slice(i * BULK_CHUNK, (i + 1) * BULK_CHUNK));
 
 /**
@@ -255,11 +290,14 @@ export const leadsBulkHooks: Pick<ResourceHooks, 'updateMany' | 'removeMany'> = 
   async removeMany(trx, rows, req) {
     const photos: { lf_id: string; lf_path: string }[] = [];
     for (const ids of chunksOf(rows.map((r) => String(r.ld_id)))) {
-      const gone: Row[] = await scoped(trx, leads, accountOf(req)).whereIn('ld_id', ids).del().returning(['ld_front_fileid', 'ld_back_fileid']);
+      const gone: Row[] = await scoped(trx, leads, accountOf(req))
+        .whereIn('ld_id', ids)
+        .del()
+        .returning([...LEAD_FILE_COLUMNS]);
       photos.push(
         ...(await deletePhotosOf(
           trx,
-          gone.flatMap((g) => [g.ld_front_fileid as string | null, g.ld_back_fileid as string | null]),
+          gone.flatMap((g) => LEAD_FILE_COLUMNS.map((c) => g[c] as string | null)),
         )),
       );
     }

@@ -24,8 +24,8 @@ function langOf(req: Request): Lang {
   return req.acceptsLanguages('en', 'nl') === 'nl' ? 'nl' : 'en';
 }
 
-/** A stored value in the caller's words: yes/no, an option's label, times as ISO 8601, objects as JSON. */
-function cellOf(decl: ResourceDeclaration, field: string, value: unknown, lang: Lang): unknown {
+/** A stored value in the caller's words: yes/no, an option's label, times as ISO 8601, lists (tags) joined by ", ", objects as JSON. */
+export function cellOf(decl: ResourceDeclaration, field: string, value: unknown, lang: Lang): unknown {
   if (value === null || value === undefined) return '';
   if (typeof value === 'boolean') return YES_NO[lang][value ? 0 : 1];
   if (value instanceof Date) return value.toISOString();

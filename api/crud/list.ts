@@ -17,6 +17,8 @@ export interface ListQuery {
   q?: string;
   ids?: string[];
   equals: Record<string, unknown[]>;
+  /** Tags fields (kind tags): rows holding any of these values (`column && array`). */
+  anyOf?: Record<string, string[]>;
   /** Range bounds (declaration's `ranges`): column, comparison, value as ISO text. */
   ranges: RangeBound[];
 }
@@ -24,11 +26,11 @@ export interface ListQuery {
 export interface RangeBound {
   field: string;
   op: '>=' | '<' | '<=';
-  value: string;
+  value: string | number;
 }
 
 /** What a filter object asks for (the part of a list query that picks rows, not their order or page). */
-export type ListFilter = Pick<ListQuery, 'q' | 'ids' | 'equals' | 'ranges'>;
+export type ListFilter = Pick<ListQuery, 'q' | 'ids' | 'equals' | 'anyOf' | 'ranges'>;
 
 /** A query parameter that holds JSON (filter, sort, range): 400 invalid_query when it is not. */
 export function parseJson(value: unknown, name: string): unknown {
@@ -90,6 +92,12 @@ function dateOnly(v: string): Date | undefined {
  * or a year outside 1900..9999, is the client's mistake: 400 invalid_filter.
  */
 function rangeBound(range: NonNullable<ResourceDeclaration['ranges']>[number], side: 'from' | 'to', raw: unknown): RangeBound {
+  if (range.kind === 'number') {
+    // A number, or its text (a query string's value); each bound inclusive.
+    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : NaN;
+    if (!Number.isFinite(n) || Math.abs(n) > Number.MAX_SAFE_INTEGER) throw new ApiError(400, 'invalid_filter', `filter.${range[side]} must be a number`);
+    return { field: range.field, op: side === 'from' ? '>=' : '<=', value: n };
+  }
   const bad = () => new ApiError(400, 'invalid_filter', `filter.${range[side]} must be a date (YYYY-MM-DD)${range.kind === 'datetime' ? ' or an ISO 8601 time' : ''}`);
   if (typeof raw !== 'string') throw bad();
   const v = raw.trim();
@@ -127,6 +135,13 @@ export function parseFilter(filter: unknown, decl: ResourceDeclaration, idColumn
     } else if (rangeNamed(decl, key)) {
       const range = rangeNamed(decl, key)!;
       out.ranges.push(rangeBound(range, range.from === key ? 'from' : 'to', raw));
+    } else if (decl.filterable.includes(key) && decl.fields?.[key]?.kind === 'tags') {
+      // Any of these tags: a tag or a list of them (identifiers; anything else could never match).
+      const list = Array.isArray(raw) ? raw : [raw];
+      if (!list.every((v) => typeof v === 'string' && v.length <= 63 && !v.includes('\u0000')))
+        throw new ApiError(400, 'invalid_filter', `filter.${key} must be a tag or a list of tags`);
+      const tags = [...new Set(list.map((v) => (v as string).trim()).filter(Boolean))];
+      if (tags.length) (out.anyOf ??= {})[key] = tags;
     } else if (decl.filterable.includes(key)) {
       const list = Array.isArray(raw) ? raw : [raw];
       if (!list.every((v) => ['string', 'number', 'boolean'].includes(typeof v) && !String(v).includes('\u0000')))
@@ -163,6 +178,8 @@ export function applyFilters(qb: Knex.QueryBuilder, query: ListFilter, decl: Res
   }
   if (query.ids) qb.whereIn(idColumn, query.ids.length ? query.ids : ['00000000-0000-4000-8000-000000000000']);
   for (const [col, values] of Object.entries(query.equals)) qb.whereIn(col, values as string[]);
+  // A tags column holding any of them: && is served by the column's GIN index.
+  for (const [col, tags] of Object.entries(query.anyOf ?? {})) qb.whereRaw(`?? && array[${tags.map(() => '?').join(', ')}]::text[]`, [col, ...tags]);
   for (const r of query.ranges ?? []) qb.where(r.field, r.op, r.value);
   return qb;
 }

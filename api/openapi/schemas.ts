@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IDENTIFIER_RE, writableFields } from '../../resources/define.js';
+import { IDENTIFIER_RE, TAGS_MAX, writableFields } from '../../resources/define.js';
 import { RICHTEXT_TAGS, richTextMax } from '../../resources/richtext.js';
 import type { FieldMeta, ResourceDeclaration } from '../../resources/types.js';
 
@@ -59,6 +59,8 @@ export function fieldSchema(meta: FieldMeta): JsonSchema {
       return { type: 'boolean' };
     case 'json':
       return { type: 'object' };
+    case 'tags':
+      return { type: 'array', items: { type: 'string', pattern: IDENTIFIER_RE.source }, uniqueItems: true, maxItems: meta.max ?? TAGS_MAX };
   }
 }
 
@@ -120,11 +122,19 @@ export function filterSchemaOf(decl: ResourceDeclaration): JsonSchema {
   if (decl.search.length) properties.q = { type: 'string', description: `case-insensitive prefix of ${decl.search.join(', ')}` };
   for (const name of decl.filterable) {
     const meta = decl.fields?.[name];
+    if (meta?.kind === 'tags') {
+      const tag = { type: 'string', pattern: IDENTIFIER_RE.source };
+      properties[name] = { anyOf: [tag, { type: 'array', items: tag }], description: `records whose ${name} hold any of these` };
+      continue;
+    }
     const value = meta ? fieldSchema(meta) : { type: 'string' };
     properties[name] = { anyOf: [value, { type: 'array', items: value }] };
   }
   for (const r of decl.ranges ?? []) {
-    const bound = { type: 'string', description: r.kind === 'date' ? 'YYYY-MM-DD' : 'YYYY-MM-DD (that whole day, UTC) or an ISO 8601 time' };
+    const bound: JsonSchema =
+      r.kind === 'number'
+        ? { anyOf: [{ type: 'number' }, { type: 'string', pattern: '^-?[0-9]+(\\.[0-9]+)?$' }], description: 'a number' }
+        : { type: 'string', description: r.kind === 'date' ? 'YYYY-MM-DD' : 'YYYY-MM-DD (that whole day, UTC) or an ISO 8601 time' };
     properties[r.from] = { ...bound, description: `${r.field} from (inclusive): ${bound.description}` };
     properties[r.to] = { ...bound, description: `${r.field} to (inclusive): ${bound.description}` };
   }

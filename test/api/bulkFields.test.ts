@@ -32,8 +32,8 @@ describeEachDb('bulk fields: which fields, and the events owner', (kind) => {
   });
   afterAll(() => t?.close());
 
-  it('declares a short list: leads owner and validity, events enabled flag and owner; nothing else', () => {
-    expect(bulkFieldsOf(leads)).toEqual(['ld_ownerid', 'ld_is_valid']);
+  it('declares a short list: leads owner, validity, rating and tags, events enabled flag and owner; nothing else', () => {
+    expect(bulkFieldsOf(leads)).toEqual(['ld_ownerid', 'ld_is_valid', 'ld_rating', 'ld_tags']);
     expect(bulkFieldsOf(events)).toEqual(['ev_is_enabled', 'ev_ownerid']);
     const others = RESOURCES.filter((d) => d !== leads && d !== events).flatMap((d) => bulkFieldsOf(d).map((f) => `${d.name}.${f}`));
     expect(others).toEqual([]);

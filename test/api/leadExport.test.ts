@@ -9,7 +9,22 @@ import { EXPORT_BATCH } from '../../api/console/leadExport.js';
 
 type Row = Record<string, unknown>;
 
-const FIXED = ['id', 'captured at', 'e-mail', 'first name', 'last name', 'owner e-mail', 'source', 'valid', 'transcription', 'consent news', 'badge code'];
+const FIXED = [
+  'id',
+  'captured at',
+  'e-mail',
+  'first name',
+  'last name',
+  'owner e-mail',
+  'source',
+  'valid',
+  'transcription',
+  'consent news',
+  'badge code',
+  'rating',
+  'notes',
+  'tags',
+];
 const ELEMENTS = ['email', 'first_name', 'last_name', 'Company name', 'interests', 'days', 'newsletter', 'budget'];
 
 /** The CSV as rows of cells (after checking and removing the BOM). */
@@ -96,6 +111,9 @@ describeEachDb('lead exports: CSV per event and per filter', (kind) => {
       transcription: 'none',
       'consent news': 'yes',
       'badge code': '1001',
+      rating: '',
+      notes: '',
+      tags: '',
       email: 'Zoë.Ærø@example.com',
       first_name: 'Zoë',
       last_name: 'Ærø',

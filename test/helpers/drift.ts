@@ -30,6 +30,7 @@ const TYPES: Record<FieldKind, string[]> = {
   json: ['jsonb'],
   reference: ['uuid'],
   asset: ['uuid'],
+  tags: ['_text'],
 };
 const INTEGER = ['int2', 'int4', 'int8'];
 const DATE_TEXT_CHECK = (column: string) => `${column} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`;
@@ -42,11 +43,13 @@ function defaultValue(column: CatalogColumn): unknown {
   if (/^(now\(\)|CURRENT_TIMESTAMP)$/i.test(d)) return NOW;
   if (d === 'true' || d === 'false') return d === 'true';
   if (/^\(?-?\d+(\.\d+)?\)?$/.test(d)) return Number(d.replace(/[()]/g, ''));
-  const literal = /^'((?:[^']|'')*)'::([a-z ]+)$/.exec(d);
+  const literal = /^'((?:[^']|'')*)'::([a-z ]+(?:\[\])?)$/.exec(d);
   if (literal) {
     const text = literal[1].replace(/''/g, "'");
     if (literal[2] === 'jsonb' || literal[2] === 'json') return JSON.parse(text);
     if (/^(integer|bigint|numeric|smallint)$/.test(literal[2])) return Number(text);
+    // An array literal of plain values ('{}'::text[], '{a,b}'::text[]).
+    if (literal[2].endsWith('[]')) return text === '{}' ? [] : text.replace(/^\{|\}$/g, '').split(',');
     return text;
   }
   return `expression ${d}`;
@@ -147,6 +150,10 @@ export function driftOf(decl: ResourceDeclaration, catalog: Catalog): string[] {
     // The order column's own default (0) is only what an insert outside the API gets.
     if (!ordered && (JSON.stringify(actualDefault) !== JSON.stringify(declaredDefault) || (actualDefault === NOW) !== (declaredDefault === NOW)))
       say(field, `declares default ${show(declaredDefault)} but its column defaults to ${show(actualDefault)}${column.default ? ` (${column.default})` : ''}`);
+
+    // "Any of these tags" (ld_tags && array[...]) is served by a GIN index on the column.
+    if (meta.kind === 'tags' && !table.indexes.some((i) => /using gin/i.test(i.definition) && i.keys.some((k) => k.expression === field)))
+      say(field, `is a tags field but ${table.name} has no GIN index on it to serve its "any of" filter`);
 
     if (meta.kind === 'enum') {
       const options = [...(meta.options ?? [])].sort();

@@ -70,6 +70,11 @@ export interface Lead {
   ld_source: string;
   ld_captured_at: string;
   ld_badge_code?: string | null;
+  ld_rating?: number | null;
+  ld_tags?: string[];
+  ld_notes?: string | null;
+  ld_memo_fileid?: string | null;
+  ld_memo_url?: string | null;
 }
 
 export interface Member {
@@ -199,6 +204,14 @@ export const transport: Transport = {
   async postLead(accountId: string, body: LeadBody) {
     try {
       return { status: 201, body: await api(accountPath(accountId, 'leads'), { method: 'POST', body }) };
+    } catch (e) {
+      if (e instanceof ApiRequestError) return { status: e.status, body: e.body };
+      throw e;
+    }
+  },
+  async putLead(accountId: string, leadId: string, changes: Record<string, unknown>) {
+    try {
+      return { status: 200, body: await api(accountPath(accountId, 'leads', leadId), { method: 'PUT', body: changes }) };
     } catch (e) {
       if (e instanceof ApiRequestError) return { status: e.status, body: e.body };
       throw e;

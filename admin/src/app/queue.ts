@@ -11,6 +11,11 @@ import { done, LEADS, openDatabase, run } from './idb';
  * and the record is removed only after step 2 succeeded. A retry after any failure (lost answer, network gone, server
  * error) sends the same ids again, so the server never makes a second lead or a second file. No React here: the
  * unit tests drive it over fake-indexeddb.
+ *
+ * A lead already on the server is qualified on its page (platform-and-flows.md section 4: rating, tags, notes, a voice
+ * memo): that change queues here too, as an update record in the same order (`update`: the lead's id and the
+ * changes). Sending it is the same two steps: the memo's bytes under its own fresh id (PUT, as a photo), then
+ * PUT /accounts/{a}/leads/{id} with the changes and ld_memo_fileid — both safe to repeat.
  */
 
 export type LeadSource = 'scan' | 'card' | 'manual';
@@ -47,9 +52,23 @@ export interface LeadDraft {
   label?: string;
 }
 
+/** A qualification of a lead on the server (its page): the fields it changes and a newly recorded memo. */
+export interface UpdateDraft {
+  userId: string;
+  accountId: string;
+  leadId: string;
+  eventId: string;
+  /** ld_rating, ld_tags, ld_notes; ld_memo_fileid: null removes the memo. */
+  changes: Record<string, unknown>;
+  /** A memo recorded on the device: queued with its own id, which the changes then name. */
+  memo?: Blob | null;
+  label?: string;
+}
+
 export interface QueuedPhoto {
   id: string;
-  side: 'front' | 'back';
+  /** A card photo's side, or the voice memo (the same upload). */
+  side: 'front' | 'back' | 'memo';
   blob: Blob;
   /** Stored on the server (its PUT answered 200 or 201). */
   sent: boolean;
@@ -74,6 +93,8 @@ export interface QueuedLead {
   /** waiting: sent when it can be; rejected: the server refused it for good (shown with the reason, kept until deleted or retried). */
   state: 'waiting' | 'rejected';
   error?: SendError;
+  /** An update of a lead on the server (its qualification) instead of a new lead; `body` then only dates it. */
+  update?: { leadId: string; changes: Record<string, unknown> };
 }
 
 /** An answer from the API: the HTTP status and the parsed body. Network failures throw instead. */
@@ -85,6 +106,8 @@ export interface TransportAnswer {
 export interface Transport {
   putFile(accountId: string, id: string, blob: Blob): Promise<TransportAnswer>;
   postLead(accountId: string, body: LeadBody): Promise<TransportAnswer>;
+  /** PUT /accounts/{a}/leads/{id} with some of its fields (an update record). */
+  putLead?(accountId: string, leadId: string, changes: Record<string, unknown>): Promise<TransportAnswer>;
 }
 
 /** Why a flush stopped early: no network, a server that could not take it now, or no session (sign in again). */
@@ -171,6 +194,42 @@ export class LeadQueue {
     await run(this.db, LEADS, 'readwrite', (s) => s.add(lead));
     this.changed();
     return lead;
+  }
+
+  /**
+   * Queues a qualification of a lead on the server (rating, tags, notes, memo), after whatever waits already; a memo
+   * gets a fresh id, which the changes name as ld_memo_fileid. Answers the stored record.
+   */
+  async enqueueUpdate(draft: UpdateDraft): Promise<QueuedLead> {
+    const clientId = newId();
+    const photos: QueuedPhoto[] = draft.memo ? [{ id: newId(), side: 'memo', blob: draft.memo, sent: false }] : [];
+    const changes = { ...draft.changes, ...(photos.length ? { ld_memo_fileid: photos[0].id } : {}) };
+    const record: QueuedLead = {
+      clientId,
+      userId: draft.userId,
+      accountId: draft.accountId,
+      queuedAt: (this.last = Math.max(Date.now(), this.last + 1)),
+      label: draft.label ?? '',
+      body: {
+        ld_eventid: draft.eventId,
+        ld_answers: {},
+        ld_source: 'manual',
+        ld_front_fileid: null,
+        ld_back_fileid: null,
+        ld_badge_code: null,
+        ld_consent_news: false,
+        ld_consent_text: '',
+        ld_captured_at: new Date().toISOString(),
+        ld_client_id: clientId,
+      },
+      photos,
+      attempts: 0,
+      state: 'waiting',
+      update: { leadId: draft.leadId, changes },
+    };
+    await run(this.db, LEADS, 'readwrite', (s) => s.add(record));
+    this.changed();
+    return record;
   }
 
   /** Every unsent lead, oldest first (of one user when given). */
@@ -270,7 +329,12 @@ export class LeadQueue {
       // remembered at once: a retry after a failure further on does not send these bytes again
       await this.put(lead);
     }
-    const r = await attempt(() => transport.postLead(lead.accountId, lead.body));
+    const { update } = lead;
+    const r = update
+      ? await attempt(() =>
+          transport.putLead ? transport.putLead(lead.accountId, update.leadId, update.changes) : Promise.resolve({ status: 501, body: { code: 'not_supported' } }),
+        )
+      : await attempt(() => transport.postLead(lead.accountId, lead.body));
     return r === 'ok' ? 'sent' : r;
   }
 

@@ -2,7 +2,22 @@ import { useMemo, type ComponentType, type ReactElement, type ReactNode } from '
 import Box from '@mui/material/Box';
 import { useMediaQuery, type Theme } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import { Button, ColumnsButton, DataTable, FilterButton, LinkBase, List, SimpleList, TopToolbar, useCreatePath, useTranslate, type RaRecord } from 'react-admin';
+import {
+  Button,
+  ColumnsButton,
+  DataTable,
+  DateInput,
+  FilterButton,
+  LinkBase,
+  List,
+  NumberInput,
+  SimpleList,
+  TopToolbar,
+  useCreatePath,
+  useTranslate,
+  type RaRecord,
+  type TranslateFunction,
+} from 'react-admin';
 import type { FieldMeta, ResourceDeclaration } from '../../../resources/types';
 import { PAGE_SIZE, SinglePagePagination, useSearchFilters } from '../layout/lists';
 import { ListEmpty } from '../layout/ListEmpty';
@@ -30,8 +45,20 @@ const NO_FILTERS: ReactElement[] = [];
 
 const NO_FILTER_INPUTS: Record<string, ComponentType<FieldInputProps>> = {};
 
+/** One bound of a declared range as a filter input: a number (within the field's bounds) or a date. */
+function rangeFilter(decl: ResourceDeclaration, r: NonNullable<ResourceDeclaration['ranges']>[number], side: 'from' | 'to', translate: TranslateFunction): ReactElement {
+  const meta = decl.fields?.[r.field];
+  const field = translate(meta?.label ?? `resources.${decl.name}.fields.${r.field}`, { _: r.field });
+  const label = translate(`ls.generated.range_${side}`, { field, _: `${field} ${side}` });
+  const source = r[side];
+  if (r.kind === 'number')
+    return <NumberInput key={source} source={source} label={label} min={meta?.min} max={meta?.max} step={meta?.integer ? 1 : 'any'} sx={{ minWidth: 150 }} />;
+  return <DateInput key={source} source={source} label={label} />;
+}
+
 function useFilters(decl: ResourceDeclaration, extra: ReactElement[] = NO_FILTERS, inputs: Record<string, ComponentType<FieldInputProps>> = NO_FILTER_INPUTS) {
   const search = useSearchFilters();
+  const translate = useTranslate();
   return useMemo(() => {
     const filters = Object.entries(decl.fields ?? {})
       .filter(([source, m]) => m.filter && !m.parent && (inputs[source] ?? kindOf(m).Filter))
@@ -39,8 +66,11 @@ function useFilters(decl: ResourceDeclaration, extra: ReactElement[] = NO_FILTER
         const Filter = (inputs[source] ?? kindOf(meta).Filter)!;
         return <Filter key={source} source={source} meta={{ ...meta, required: false }} decl={decl} mode="update" label={meta.label} alwaysOn={!!inputs[source]} />;
       });
-    return [...(decl.search.length ? search : []), ...filters, ...extra];
-  }, [decl, search, extra, inputs]);
+    // Range filters (FieldMeta.range) a screen does not draw itself: a pair of inputs of the field's kind.
+    const drawn = new Set(extra.map((e) => String(e.key)));
+    const ranges = (decl.ranges ?? []).filter((r) => !drawn.has(r.from)).flatMap((r) => [rangeFilter(decl, r, 'from', translate), rangeFilter(decl, r, 'to', translate)]);
+    return [...(decl.search.length ? search : []), ...filters, ...ranges, ...extra];
+  }, [decl, search, extra, inputs, translate]);
 }
 
 export interface GeneratedListProps {
@@ -65,6 +95,8 @@ export interface GeneratedListProps {
   exportButton?: boolean;
   /** false: no checkbox column and bulk bar (a list with bulk actions of its own). */
   bulk?: boolean;
+  /** List columns hidden until chosen in the Columns menu (a wide table within a 1280 px screen); a stable array. */
+  hiddenColumns?: string[];
 }
 
 /**
@@ -84,6 +116,7 @@ export function GeneratedList({
   primaryText: PrimaryText,
   exportButton = true,
   bulk = true,
+  hiddenColumns,
 }: GeneratedListProps) {
   const small = useMediaQuery<Theme>((theme) => theme.breakpoints.down('sm'));
   const createPath = useCreatePath();
@@ -166,6 +199,7 @@ export function GeneratedList({
         <DataTable
           rowClick={(_id, _res, r) => link(r)}
           storeKey={columnsStoreKey(decl.name)}
+          hiddenColumns={hiddenColumns}
           bulkActionButtons={hasBulk}
           bulkActionsToolbar={hasBulk && accountId ? <BulkToolbar decl={decl} accountId={accountId} canUpdate={canUpdate} canDelete={canDelete} /> : undefined}
           hover={canOpen}

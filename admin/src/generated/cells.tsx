@@ -201,3 +201,19 @@ export function JsonCell({ record, source, compact }: CellProps) {
     </Box>
   );
 }
+
+/** tags: small chips; in a list row the first three and "+n" for the rest. */
+export function TagsCell({ record, source, compact }: CellProps) {
+  const v = record[source];
+  const tags = Array.isArray(v) ? v.map(String) : [];
+  if (!tags.length) return <Dash />;
+  const shown = compact ? tags.slice(0, 3) : tags;
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', flexWrap: 'wrap', gap: 0.5 }} data-testid={`tags-${source}`}>
+      {shown.map((t) => (
+        <Chip key={t} label={t} size="small" variant="outlined" />
+      ))}
+      {tags.length > shown.length ? <Chip label={`+${tags.length - shown.length}`} size="small" /> : null}
+    </Box>
+  );
+}

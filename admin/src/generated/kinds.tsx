@@ -2,7 +2,7 @@ import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { BooleanInput, DateInput, DateTimeInput, FieldTitle, LoadingInput, NullableBooleanInput, NumberInput, TextInput, useTranslate } from 'react-admin';
 import type { FieldKind, FieldMeta, ResourceDeclaration } from '../../../resources/types';
 import type { FormMode } from './rules';
-import { ColourInput, EnumInput, JsonInput, ReferenceInput, SecretInput } from './inputs';
+import { ColourInput, EnumInput, JsonInput, ReferenceInput, SecretInput, TagsInput } from './inputs';
 import {
   BooleanCell,
   ColourCell,
@@ -15,6 +15,7 @@ import {
   ReferenceCell,
   RichTextCell,
   SecretCell,
+  TagsCell,
   TextCell,
   UrlCell,
   type CellProps,
@@ -156,6 +157,8 @@ export const KINDS: Record<FieldKind, KindUi> = {
   asset: { Input: AssetInput, Cell: AssetCell, Filter: PlainText },
   secret: { Input: SecretInput, Cell: SecretCell, Filter: PlainText, wide: true },
   json: { Input: JsonInput, Cell: JsonCell, Filter: PlainText, wide: true },
+  // The filter picks tags a row holds any of (filter.<field>: [...]).
+  tags: { Input: TagsInput, Cell: TagsCell, Filter: TagsInput, wide: true },
 };
 
 export const kindOf = (meta: FieldMeta): KindUi => KINDS[meta.kind];

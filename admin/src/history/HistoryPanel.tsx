@@ -33,7 +33,10 @@ export interface HistoryPanelProps {
   canRevert: boolean;
 }
 
-/** A stored value in words: empty as a dash, yes/no, secrets as set/cleared, a choice by its label, objects as JSON. */
+/**
+ * A stored value in words: empty as a dash, yes/no, secrets as set/cleared, a choice by its label, a list of plain
+ * values (tags) joined by ", ", objects as JSON.
+ */
 function useValueText(decl: ResourceDeclaration) {
   const translate = useTranslate();
   return (value: unknown, field: string): string => {
@@ -42,6 +45,7 @@ function useValueText(decl: ResourceDeclaration) {
     if (value === true) return translate('ls.history.yes');
     if (value === false) return translate('ls.history.no');
     if (value === 'set' || value === 'cleared') return translate(`ls.history.secret_${value}`);
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number')) return value.length ? value.join(', ') : '—';
     if (typeof value === 'object') return JSON.stringify(value);
     return String(value);
   };

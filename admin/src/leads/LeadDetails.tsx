@@ -48,7 +48,7 @@ export function LeadAnswers({ accountId, lead }: { accountId: string; lead: Row 
 }
 
 /**
- * What a lead page shows beside its fields: the card photos, the answers, the consent text exactly as the person saw
+ * What a lead page shows beside its fields: the card photos, the voice memo (played here), the answers, the consent text exactly as the person saw
  * it when opting in, and the lead's handoffs.
  */
 export function LeadDetails({ accountId, lead }: { accountId: string; lead: Row }) {
@@ -58,6 +58,14 @@ export function LeadDetails({ accountId, lead }: { accountId: string; lead: Row 
       {lead.ld_front_fileid || lead.ld_back_fileid ? (
         <Section title={translate('ls.console.leads.photos')}>
           <LeadPhotos accountId={accountId} front={lead.ld_front_fileid} back={lead.ld_back_fileid} />
+        </Section>
+      ) : null}
+      {typeof lead.ld_memo_url === 'string' && lead.ld_memo_url ? (
+        <Section title={translate('ls.console.leads.memo')} testId="lead-memo">
+          {/* The memo as recorded at the booth (private to the account, served with byte ranges for seeking). */}
+          <Box component="audio" controls preload="metadata" src={lead.ld_memo_url} sx={{ width: '100%', maxWidth: 480, display: 'block' }} data-testid="lead-memo-audio">
+            {translate('ls.console.leads.memo_unsupported')}
+          </Box>
         </Section>
       ) : null}
       <Section title={translate('ls.console.leads.answers')} testId="lead-answers">

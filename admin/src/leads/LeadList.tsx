@@ -10,6 +10,9 @@ import { consolePath } from '../console/access';
 import { LeadExportButton } from './LeadExportButton';
 import { LEAD_CELLS, LeadRowTitle } from './leadCells';
 
+/** Eleven list fields do not fit 1280 px with the menu open: these two wait in the Columns menu (both stay filters). */
+const HIDDEN_COLUMNS = ['ld_source', 'ld_transcription_status'];
+
 /** The capture-date range (a date is the whole day, on the server). */
 const DATE_FILTERS = [
   <DateInput key="captured_from" source="captured_from" label="ls.console.leads.captured_from" />,
@@ -30,8 +33,9 @@ function TranscribeLink() {
 
 /**
  * /console/{a}/leads: the generated list (prefix search over e-mail and names; filters event, owner, source,
- * transcription, validity and the capture dates; 25 a page, newest first) with the transcription queue, the CSV of
- * everything the filter matches and the generic bulk bar (owner, validity, delete).
+ * transcription, validity, tags (any of), the rating range and the capture dates; 25 a page, newest first; the
+ * rating as stars, the tags as chips) with the transcription queue, the CSV of everything the filter matches and the
+ * generic bulk bar (owner, validity, rating, tags, delete).
  */
 export default function LeadList({ decl }: { decl: ResourceDeclaration }) {
   return (
@@ -49,6 +53,7 @@ export default function LeadList({ decl }: { decl: ResourceDeclaration }) {
           </>
         }
         phoneColumns={['ld_eventid', 'ld_captured_at']}
+        hiddenColumns={HIDDEN_COLUMNS}
         // The leads' own CSV (a column per form element) instead of the generic one; bulk is the generic bar: owner,
         // validity and delete on the rows ticked or on every lead the filter matches.
         exportButton={false}

@@ -33,7 +33,32 @@ export function CapturedCell(props: CellProps) {
   );
 }
 
-export const LEAD_CELLS = { ld_ownerid: OwnerCell, ld_captured_at: CapturedCell };
+/** The rating as stars (★★★☆☆), its number for a screen reader; none when not rated. */
+export function RatingCell({ record, source }: CellProps) {
+  const translate = useTranslate();
+  const v = record[source];
+  if (typeof v !== 'number')
+    return (
+      <Box component="span" sx={{ color: 'text.disabled' }}>
+        —
+      </Box>
+    );
+  return (
+    <Box
+      component="span"
+      sx={{ whiteSpace: 'nowrap', color: 'warning.main', letterSpacing: 1 }}
+      title={translate('ls.console.leads.rating_of', { rating: v })}
+      aria-label={translate('ls.console.leads.rating_of', { rating: v })}
+    >
+      {'★'.repeat(v)}
+      <Box component="span" sx={{ color: 'text.disabled' }}>
+        {'☆'.repeat(Math.max(0, 5 - v))}
+      </Box>
+    </Box>
+  );
+}
+
+export const LEAD_CELLS = { ld_ownerid: OwnerCell, ld_captured_at: CapturedCell, ld_rating: RatingCell };
 
 /**
  * A lead in words: its name and e-mail; a lead without either yet (a card still to type, a scan the provider did not

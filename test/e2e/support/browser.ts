@@ -15,11 +15,17 @@ export const PHONE = { width: 375, height: 740 };
 export interface LaunchOptions {
   /** A .y4m or .mjpeg file Chromium shows as the camera (getUserMedia granted without asking). */
   fakeCamera?: string;
+  /** Chromium's own fake camera and microphone (a test pattern and a beep), granted without asking: for recording. */
+  fakeMedia?: boolean;
 }
 
 export async function launch(options: LaunchOptions = {}): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  const camera = options.fakeCamera ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${options.fakeCamera}`] : [];
+  const camera = options.fakeCamera
+    ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-video-capture=${options.fakeCamera}`]
+    : options.fakeMedia
+      ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', '--autoplay-policy=no-user-gesture-required']
+      : [];
   return chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', ...camera],

@@ -9,12 +9,15 @@ import { Icon } from '../Icon';
 import { Link } from '../Link';
 import { formsWithElements } from './Capture';
 import { leadName } from './MyLeads';
+import { Qualify, type QualifySave } from './Qualify';
 
 const memberName = (m: Member) => [m.u_first_name, m.u_last_name].filter(Boolean).join(' ') || m.u_email;
 
 /**
- * One of my leads: its answers (read-only, the shared renderer), its card photos, the transcription of a pending card
- * (photo beside the event's forms, save → status done; needs the network), and handing it off to another member.
+ * One of my leads: its answers (read-only, the shared renderer), its card photos, its qualification (rating, tags,
+ * notes, voice memo: saved through the offline queue, so it works without the network too), the transcription of a
+ * pending card (photo beside the event's forms, save → status done; needs the network), and handing it off to another
+ * member.
  */
 export function LeadPage({ accountId, leadId }: { accountId: string; leadId: string }) {
   const app = useApp();
@@ -76,6 +79,23 @@ export function LeadPage({ accountId, leadId }: { accountId: string; leadId: str
     );
   }
   if (!lead) return <p className="cap-status">{t('loading')}</p>;
+
+  // Queued like a new lead (the memo's bytes first, then PUT of the fields), so it survives a lost network.
+  const qualify = async ({ changes, memo }: QualifySave) => {
+    const queued = await app.queue.enqueueUpdate({
+      userId: user.u_id,
+      accountId,
+      leadId: lead.ld_id,
+      eventId: lead.ld_eventid,
+      changes,
+      memo,
+      label: leadName(lead) || t('unnamed_lead'),
+    });
+    const memoId = queued.update?.changes.ld_memo_fileid;
+    setLead({ ...lead, ...changes, ...(memoId !== undefined ? { ld_memo_fileid: memoId as string | null } : {}) });
+    app.sync.kick();
+    app.toast(navigator.onLine ? t('qualify_saved') : t('qualify_queued'));
+  };
 
   const pending = lead.ld_transcription_status === 'pending' || lead.ld_transcription_status === 'postponed';
   const texts = rendererTextsFor(locale);
@@ -194,6 +214,7 @@ export function LeadPage({ accountId, leadId }: { accountId: string; leadId: str
         )}
       </div>
 
+      {!transcribing && <Qualify key={lead.ld_id} lead={lead} onSave={qualify} />}
       {!transcribing && <Handoff accountId={accountId} lead={lead} me={user.u_id} />}
     </section>
   );

@@ -37,7 +37,7 @@ export function Unsent() {
           {leads.map((l) => (
             <li key={l.clientId} className="cap-row">
               <span className="cap-row-main">
-                <span className="cap-row-title">{l.label || t('unnamed_lead')}</span>
+                <span className="cap-row-title">{l.update ? t('unsent_update', { name: l.label || t('unnamed_lead') }) : l.label || t('unnamed_lead')}</span>
                 <span className="cap-row-sub">
                   {new Date(l.body.ld_captured_at).toLocaleString(DATE_LOCALES[locale], { dateStyle: 'short', timeStyle: 'short' })} ·{' '}
                   {l.state === 'rejected' ? t('unsent_rejected', { message: l.error?.message || l.error?.code || '' }) : t('unsent_waiting')}

@@ -77,7 +77,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
     sessionCache: sessionCacheFor(db, (m) => log(m)),
     limiter: new RateLimiter(db),
     // Over the knex as given (not the actor wrapper): pg-boss borrows the pool's connections (api/jobs/db.ts).
-    jobs: createJobs(options.db, config, { log }),
+    jobs: createJobs(options.db, config, { log: (msg, extra) => context.log(msg, extra) }),
     log,
     issueCsrf: csrf.issue,
     csrfHeaderValid: csrf.headerValid,

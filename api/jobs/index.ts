@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { PgBoss, type Job } from 'pg-boss';
 import type { Config } from '../config.js';
@@ -8,7 +9,7 @@ export { installJobSchema, JOBS_SCHEMA } from './db.js';
 export interface SendOptions {
   /** Not before this time. */
   startAfter?: Date;
-  /** At most one job with this key waiting or running in the queue (a second send answers null). */
+  /** At most one job with this key waiting, running or between retries in the queue (another send answers null). */
   singletonKey?: string;
   /** Retries after the first failure (default JOBS_RETRY_LIMIT). */
   retryLimit?: number;
@@ -47,6 +48,8 @@ export interface Jobs {
   drain(): Promise<number>;
 }
 
+/** Jobs a worker takes at a time. */
+const BATCH = 10;
 /** Longest wait between two retries, whatever the backoff says. */
 const RETRY_DELAY_MAX_SECONDS = 3600;
 /** Completed and failed jobs are kept this long (a mail's content is personal data: a day). */
@@ -91,7 +94,10 @@ export function createJobs(knex: Knex, config: Config, { log }: JobsOptions): Jo
     if (!made) {
       made = (async () => {
         if (await b.getQueue(name)) return;
+        // exclusive: one live (created, retry or active) job per singletonKey; send() gives a job without one a key of
+        // its own, so only the jobs that ask for a key are held to it.
         await b.createQueue(name, {
+          policy: 'exclusive',
           retryLimit: config.jobs.retryLimit,
           retryDelay: config.jobs.retryDelaySeconds,
           retryBackoff: true,
@@ -121,14 +127,31 @@ export function createJobs(knex: Knex, config: Config, { log }: JobsOptions): Jo
     await queue(b, name);
     return b.send(name, data, {
       ...(opts.startAfter ? { startAfter: opts.startAfter } : {}),
-      ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+      singletonKey: opts.singletonKey ?? randomUUID(),
       ...(opts.retryLimit !== undefined ? { retryLimit: opts.retryLimit } : {}),
     });
   }
 
   async function startWorker(b: PgBoss, name: string): Promise<void> {
     await queue(b, name);
-    await b.work<object>(name, { pollingIntervalSeconds: config.jobs.pollMs / 1000, batchSize: 1 }, async ([job]) => run(name, job));
+    // Up to BATCH jobs a fetch, run one after the other and settled each on its own (a failed mail does not retry the
+    // batch's others); a full batch fetches again at once, so a burst of mail does not wait a poll per job.
+    await b.work<object>(
+      name,
+      { pollingIntervalSeconds: config.jobs.pollMs / 1000, batchSize: BATCH, perJobResults: true, burstWhenBatchFull: true },
+      async (batch) => {
+        const results: { id: string; status: 'completed' | 'failed'; output?: object }[] = [];
+        for (const job of batch) {
+          try {
+            await run(name, job);
+            results.push({ id: job.id, status: 'completed' });
+          } catch (err) {
+            results.push({ id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } });
+          }
+        }
+        return results;
+      },
+    );
   }
 
   // One job per slot of `everySeconds` (pg-boss' singletonSeconds: a unique slot per queue), whoever sends it first:
@@ -201,7 +224,7 @@ export function createJobs(knex: Knex, config: Config, { log }: JobsOptions): Jo
         let found = 0;
         for (const name of handlers.keys()) {
           await queue(b, name);
-          for (const job of await b.fetch<object>(name, { batchSize: 20 })) {
+          for (const job of await b.fetch<object>(name, { batchSize: BATCH })) {
             found++;
             try {
               await run(name, job);

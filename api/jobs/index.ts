@@ -136,22 +136,18 @@ export function createJobs(knex: Knex, config: Config, { log }: JobsOptions): Jo
     await queue(b, name);
     // Up to BATCH jobs a fetch, run one after the other and settled each on its own (a failed mail does not retry the
     // batch's others); a full batch fetches again at once, so a burst of mail does not wait a poll per job.
-    await b.work<object>(
-      name,
-      { pollingIntervalSeconds: config.jobs.pollMs / 1000, batchSize: BATCH, perJobResults: true, burstWhenBatchFull: true },
-      async (batch) => {
-        const results: { id: string; status: 'completed' | 'failed'; output?: object }[] = [];
-        for (const job of batch) {
-          try {
-            await run(name, job);
-            results.push({ id: job.id, status: 'completed' });
-          } catch (err) {
-            results.push({ id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } });
-          }
+    await b.work<object>(name, { pollingIntervalSeconds: config.jobs.pollMs / 1000, batchSize: BATCH, perJobResults: true, burstWhenBatchFull: true }, async (batch) => {
+      const results: { id: string; status: 'completed' | 'failed'; output?: object }[] = [];
+      for (const job of batch) {
+        try {
+          await run(name, job);
+          results.push({ id: job.id, status: 'completed' });
+        } catch (err) {
+          results.push({ id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } });
         }
-        return results;
-      },
-    );
+      }
+      return results;
+    });
   }
 
   // One job per slot of `everySeconds` (pg-boss' singletonSeconds: a unique slot per queue), whoever sends it first:

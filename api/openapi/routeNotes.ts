@@ -78,6 +78,7 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
   'POST /users/import/csv': note('users', 'Import users from a CSV file (root only)', { rawBody: 'multipart/form-data' }),
   'GET /accounts/{accountId}/users/unlinked': note('accountUsers', 'Users who are not members of the account (for the member picker)'),
   'GET /emails/preview/{template}/{userId}': note('emails', 'An e-mail (signup, resetpassword) as it would be sent to a user: {html, subject, text}'),
+  'GET /jobs': note('jobs', "The job queue's waiting and failed jobs, in all and by job name (root only): {waiting, failed, byName}"),
 
   'GET /storage/folders': note('storage', "The media library's top folders"),
   'GET /storage/folders/{id}': note('storage', 'A folder'),

@@ -171,6 +171,26 @@ describeEachDb('job queue', (kind) => {
     expect((await jobRow(t.db, id!))?.state).toBe('completed');
   });
 
+  it("the app's timed jobs do their work when they run: the sweep deletes an expired session, the purge an old trashed record", async () => {
+    const expired = await t.signedIn('member');
+    const live = await t.signedIn('member');
+    await t
+      .db('sessions')
+      .where('s_userid', expired.userId)
+      .update({ s_expires_at: new Date(Date.now() - 1000) });
+    const account = await t.account(`Jobs ${Date.now()}`);
+    const [old] = await t
+      .db('lists')
+      .insert({ l_accountid: account.a_id, l_title: 'Old', l_name: `old-${Date.now()}`, l_deleted_at: new Date(Date.now() - (t.config.trashDays + 1) * 86400_000) })
+      .returning('l_id');
+    expect(await t.context.jobs.send(SWEEP_JOB, {})).toBeTruthy();
+    expect(await t.context.jobs.send(TRASH_PURGE_JOB, {})).toBeTruthy();
+    expect(await t.context.jobs.drain()).toBe(2);
+    expect(await t.db('sessions').where('s_userid', expired.userId).first()).toBeUndefined();
+    expect(await t.db('sessions').where('s_userid', live.userId).first()).toBeDefined();
+    expect(await t.db('lists').where('l_id', old.l_id).first()).toBeUndefined();
+  });
+
   it('the app registers mail and the timed work, and shows the counts: GET /api/1/jobs (root only) and /metrics', async () => {
     await t.context.jobs.send('test.unworked', { a: 1 });
     await t.context.jobs.send('test.unworked', { a: 2 });

@@ -93,17 +93,22 @@ export function createJobs(knex: Knex, config: Config, { log }: JobsOptions): Jo
     let made = queues.get(name);
     if (!made) {
       made = (async () => {
-        if (await b.getQueue(name)) return;
-        // exclusive: one live (created, retry or active) job per singletonKey; send() gives a job without one a key of
-        // its own, so only the jobs that ask for a key are held to it.
-        await b.createQueue(name, {
-          policy: 'exclusive',
+        const options = {
           retryLimit: config.jobs.retryLimit,
           retryDelay: config.jobs.retryDelaySeconds,
           retryBackoff: true,
           retryDelayMax: RETRY_DELAY_MAX_SECONDS,
           deleteAfterSeconds: DELETE_AFTER_SECONDS,
-        });
+        };
+        const found = await b.getQueue(name);
+        // A queue made by an earlier start takes this configuration's retries (JOBS_RETRY_*), for the jobs sent from now.
+        if (found) {
+          if (found.retryLimit !== options.retryLimit || found.retryDelay !== options.retryDelay) await b.updateQueue(name, options);
+          return;
+        }
+        // exclusive: one live (created, retry or active) job per singletonKey; send() gives a job without one a key of
+        // its own, so only the jobs that ask for a key are held to it.
+        await b.createQueue(name, { policy: 'exclusive', ...options });
       })();
       made.catch(() => queues.delete(name));
       queues.set(name, made);

@@ -117,6 +117,24 @@ describeEachDb('job queue', (kind) => {
     expect((await jobs.counts()).byName['test.broken']).toEqual({ waiting: 0, failed: 1 });
   });
 
+  it('a queue made by an earlier start takes the retries of the configuration it is started with now', async () => {
+    const before = instance(t.db);
+    before.work('test.reconfigured', async () => {
+      throw new Error('always');
+    });
+    await before.send('test.reconfigured', {});
+    expect(await before.drain()).toBe(1);
+    expect((await before.counts()).byName['test.reconfigured']).toEqual({ waiting: 1, failed: 0 }); // a retry is due later
+    const after = createJobs(t.db, { ...t.config, jobs: { ...t.config.jobs, retryLimit: 0 } }, silent);
+    extra.jobs.push(after);
+    after.work('test.reconfigured', async () => {
+      throw new Error('always');
+    });
+    await after.send('test.reconfigured', {});
+    expect(await after.drain()).toBe(1);
+    expect((await after.counts()).byName['test.reconfigured']).toEqual({ waiting: 1, failed: 1 });
+  });
+
   it('a job sent for later waits (counted), and is not run before its time', async () => {
     const jobs = instance(t.db);
     const ran: unknown[] = [];

@@ -75,10 +75,11 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
   'GET /handoff/{token}': note('handoffs', 'A handoff by its mailed token', { access: 'public' }),
   'GET /handoffs': note('handoffs', 'The handoffs to and from the caller, over every account (list conventions)'),
 
+  'GET /jobs': note('jobs', "The job queue's waiting and failed jobs, in all and by job name (root only): {waiting, failed, byName}"),
+
   'POST /users/import/csv': note('users', 'Import users from a CSV file (root only)', { rawBody: 'multipart/form-data' }),
   'GET /accounts/{accountId}/users/unlinked': note('accountUsers', 'Users who are not members of the account (for the member picker)'),
   'GET /emails/preview/{template}/{userId}': note('emails', 'An e-mail (signup, resetpassword) as it would be sent to a user: {html, subject, text}'),
-  'GET /jobs': note('jobs', "The job queue's waiting and failed jobs, in all and by job name (root only): {waiting, failed, byName}"),
 
   'GET /storage/folders': note('storage', "The media library's top folders"),
   'GET /storage/folders/{id}': note('storage', 'A folder'),

@@ -54,8 +54,15 @@ export function knexJobsDb(knex: Knex): Db {
  * pg-boss, which migrates its own schema when it starts.
  */
 export async function installJobSchema(knex: Knex): Promise<boolean> {
-  const found = await knex.raw<{ rows: { t: string | null }[] }>('select to_regclass(?) as t', [`${JOBS_SCHEMA}.version`]);
-  if (found.rows[0]?.t) return false;
-  await knexJobsDb(knex).executeSql(getConstructionPlans(JOBS_SCHEMA));
+  const installed = async () => Boolean((await knex.raw<{ rows: { t: string | null }[] }>('select to_regclass(?) as t', [`${JOBS_SCHEMA}.version`])).rows[0]?.t);
+  if (await installed()) return false;
+  try {
+    await knexJobsDb(knex).executeSql(getConstructionPlans(JOBS_SCHEMA));
+  } catch (err) {
+    // Two processes starting on a fresh database: pg-boss' plan takes an advisory lock, so the second waits for the
+    // first and then fails on what the first made. The schema is there: nothing more to do.
+    if (await installed()) return false;
+    throw err;
+  }
   return true;
 }

@@ -8,7 +8,7 @@ import { describeEachDb, seedPgliteDir } from '../helpers/db.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 import { createKnex } from '../../api/db/knex.js';
 import { prepareDatabase } from '../../api/db/bootstrap.js';
-import { createJobs, type Jobs } from '../../api/jobs/index.js';
+import { createJobs, installJobSchema, type Jobs } from '../../api/jobs/index.js';
 import { enqueueMail, MAIL_JOB, registerMailJob } from '../../api/mail/outbox.js';
 import type { Mailer, OutgoingMail } from '../../api/mail/mailer.js';
 import type { AppContext } from '../../api/context.js';
@@ -268,6 +268,27 @@ describe('job queue: a restart', () => {
     } finally {
       await t?.close();
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('job queue: the schema', () => {
+  it('two processes starting at once on a fresh PostgreSQL database: one installs the queue schema, the other finds it', async () => {
+    const base = new URL(process.env.TEST_DATABASE_URL!);
+    const name = `ls_jobs_${Date.now().toString(36)}`;
+    const admin = createKnex({ databaseUrl: base.toString() });
+    await admin.raw(`create database ${name}`);
+    const url = new URL(base.toString());
+    url.pathname = `/${name}`;
+    const [a, b] = [createKnex({ databaseUrl: url.toString() }), createKnex({ databaseUrl: url.toString() })];
+    try {
+      expect((await Promise.all([installJobSchema(a), installJobSchema(b)])).sort()).toEqual([false, true]);
+      expect((await a.raw('select count(*)::int as n from pgboss.version')).rows[0].n).toBe(1);
+      expect(await installJobSchema(b)).toBe(false);
+    } finally {
+      await Promise.all([a.destroy(), b.destroy()]);
+      await admin.raw(`drop database ${name}`);
+      await admin.destroy();
     }
   });
 });

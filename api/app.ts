@@ -45,6 +45,10 @@ import { playRouter } from './routes/play.js';
 import { playerPages } from './routes/playerPages.js';
 import { collectionRouter } from './routes/collection.js';
 import { openApiHandler } from './routes/openapi.js';
+import { createJobs } from './jobs/index.js';
+import { registerTimedJobs } from './jobs/timed.js';
+import { registerMailJob } from './mail/outbox.js';
+import { jobsRouter } from './routes/jobs.js';
 
 export const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
 
@@ -64,7 +68,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   const db = withActors(options.db);
   const logger = options.logger ?? createLogger(config);
   const log = options.log ?? contextLog(logger);
-  const metrics = createMetrics(db, { processMetrics: Boolean(config.metricsToken || config.metricsPort) });
+  const metrics = createMetrics(db, { processMetrics: Boolean(config.metricsToken || config.metricsPort), jobCounts: () => context.jobs.counts() });
   const csrf = createCsrf(config);
   const context: AppContext = {
     db,
@@ -73,11 +77,17 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
     permissions: new PermissionStore(db),
     sessionCache: sessionCacheFor(db, (m) => log(m)),
     limiter: new RateLimiter(db),
+    // Over the knex as given (not the actor wrapper): pg-boss borrows the pool's connections (api/jobs/db.ts).
+    jobs: createJobs(options.db, config, { log: (msg, extra) => context.log(msg, extra) }),
     log,
     issueCsrf: csrf.issue,
     csrfHeaderValid: csrf.headerValid,
     services: {},
   };
+
+  // The queue's handlers: mail (api/mail/outbox.ts) and the timed work; they run where jobs.start() is called.
+  registerMailJob(context);
+  registerTimedJobs(context);
 
   const s3Origin = s3CspSources(config);
 
@@ -155,6 +165,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   api.use('/storage', storageRouter());
   api.use('/accounts/:accountId', accountLogoRouter());
   api.use('/emails', emailsRouter());
+  api.use('/jobs', jobsRouter());
   api.use('/app', appRouter());
   api.use('/profile', profileRouter());
   // The OpenAPI document of every route above and below (api/openapi/), built on its first call.

@@ -29,6 +29,19 @@ export interface Config {
   listMaxRows: number;
   /** Days a record stays in the trash before it is purged for good. */
   trashDays: number;
+  /** The durable job queue (api/jobs/): mail that need not answer at once, and the timed work. */
+  jobs: {
+    /** How often an idle worker asks for new jobs (JOBS_POLL_MS). */
+    pollMs: number;
+    /** Retries after a job's first failure before it stays failed (JOBS_RETRY_LIMIT). */
+    retryLimit: number;
+    /** The first retry's delay; each later one doubles it, at most an hour (JOBS_RETRY_DELAY_SECONDS). */
+    retryDelaySeconds: number;
+    /** Minutes between trash purges (TRASH_PURGE_MINUTES). */
+    trashPurgeMinutes: number;
+    /** Minutes between sweeps of expired sessions, tokens, rate-limit windows and orphan files (SWEEP_MINUTES). */
+    sweepMinutes: number;
+  };
   rateLimit: { loginPerEmail: number; loginPerIp: number; mailPerEmail: number; windowSeconds: number };
   /** Public registrations per address and event per window (and as many access-code checks). */
   registrationLimit: { perIp: number; windowSeconds: number };
@@ -150,6 +163,11 @@ const envSchema = z.object({
   CSV_MAX_BYTES: int(1, 1024 ** 3).default(20 * 1024 * 1024),
   LIST_MAX_ROWS: int(1, 1_000_000).default(10_000),
   TRASH_DAYS: int(1, 3650).default(30),
+  TRASH_PURGE_MINUTES: int(1, 7 * 24 * 60).default(60),
+  SWEEP_MINUTES: int(1, 24 * 60).default(10),
+  JOBS_POLL_MS: int(500, 60_000).default(2000),
+  JOBS_RETRY_LIMIT: int(0, 100).default(8),
+  JOBS_RETRY_DELAY_SECONDS: int(1, 24 * 3600).default(30),
   STORAGE_DRIVER: oneOf(['local', 's3']).default('local'),
   STORAGE_MAX_FILE_BYTES: int(1, 5 * 1024 ** 4).default(200 * 1024 * 1024),
   // S3 presigned URLs live at most 7 days.
@@ -243,6 +261,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     csvMaxBytes: e.CSV_MAX_BYTES,
     listMaxRows: e.LIST_MAX_ROWS,
     trashDays: e.TRASH_DAYS,
+    jobs: {
+      pollMs: e.JOBS_POLL_MS,
+      retryLimit: e.JOBS_RETRY_LIMIT,
+      retryDelaySeconds: e.JOBS_RETRY_DELAY_SECONDS,
+      trashPurgeMinutes: e.TRASH_PURGE_MINUTES,
+      sweepMinutes: e.SWEEP_MINUTES,
+    },
     rateLimit: {
       loginPerEmail: e.LOGIN_LIMIT_PER_EMAIL,
       loginPerIp: e.LOGIN_LIMIT_PER_IP,

@@ -7,6 +7,7 @@ import type { SessionCache } from './services/sessionCache.js';
 import type { RateLimiter } from './middleware/rateLimit.js';
 import type { User } from '../resources/users.js';
 import type { Account } from '../resources/accounts.js';
+import type { Jobs } from './jobs/index.js';
 
 /** Everything a handler needs, built once per app (api/app.ts) and reachable from any request. */
 export interface AppContext {
@@ -17,6 +18,8 @@ export interface AppContext {
   /** Sessions with their user, cached briefly and emptied on any change (api/services/sessionCache.ts). */
   sessionCache: SessionCache;
   limiter: RateLimiter;
+  /** The durable job queue (api/jobs/): send, work, schedule, counts; mail through api/mail/outbox.ts enqueueMail. */
+  jobs: Jobs;
   log: (msg: string, extra?: unknown) => void;
   /** Issues a fresh CSRF token for the request's (new) session. */
   issueCsrf: (req: Request, res: import('express').Response) => string;

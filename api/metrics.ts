@@ -29,7 +29,8 @@ interface TarnPool {
 }
 
 /** `processMetrics`: Node's default series, which keep an event-loop monitor running; only worth it when scraped. */
-export function createMetrics(db: Knex, opts: { processMetrics: boolean }): Metrics {
+/** `jobCounts`: the job queue's counts (api/jobs/), read at scrape time. */
+export function createMetrics(db: Knex, opts: { processMetrics: boolean; jobCounts?: () => Promise<{ byName: Record<string, { waiting: number; failed: number }> }> }): Metrics {
   const registry = new Registry();
   if (opts.processMetrics) collectDefaultMetrics({ register: registry });
 
@@ -100,6 +101,33 @@ export function createMetrics(db: Knex, opts: { processMetrics: boolean }): Metr
       }
     },
   });
+
+  // One query per scrape for both gauges: the second collect() within a second reuses the first one's answer.
+  let jobRead: { at: number; counts: ReturnType<NonNullable<typeof opts.jobCounts>> } | undefined;
+  const jobCounts = () => {
+    if (!jobRead || Date.now() - jobRead.at > 1000) jobRead = { at: Date.now(), counts: withTimeout(opts.jobCounts!(), SCRAPE_QUERY_MS) };
+    return jobRead.counts;
+  };
+  for (const [state, help] of [
+    ['waiting', 'Jobs of the queue waiting to run (due, delayed, or between retries), by job name'],
+    ['failed', 'Jobs of the queue that used up their retries (kept a day), by job name'],
+  ] as const) {
+    if (!opts.jobCounts) break;
+    new Gauge({
+      name: `jobs_${state}`,
+      help,
+      labelNames: ['name'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        try {
+          for (const [name, c] of Object.entries((await jobCounts()).byName)) this.set({ name }, c[state]);
+        } catch {
+          // No value while the database is unreachable, as sessions_active.
+        }
+      },
+    });
+  }
 
   // The router sets req.route when it hands a request to a Route; at that moment req.baseUrl and req.params are the
   // route's own (they are unwound before an error handler runs), so the label is taken then, by an accessor on the

@@ -4,14 +4,7 @@ import { createApp } from './app.js';
 import { ensureRootUser, firstRootNotice, prepareDatabase } from './db/bootstrap.js';
 import { createLogger } from './log.js';
 import { createShutdown, onSignals } from './shutdown.js';
-import { pruneTokens } from './services/tokens.js';
-import { pruneApiTokens } from './services/apiTokens.js';
-import { pruneSessions } from './middleware/session.js';
 import type { StorageDriver } from './storage/index.js';
-import { purgeExpiredTrash } from './crud/trash.js';
-import { expireMeetingRequests, sendMeetingReminders } from './services/meetings.js';
-import { hooksOf } from './resources.js';
-import { RESOURCES, resourceNamed } from '../resources/index.js';
 
 const config = startupConfig();
 const logger = createLogger(config);
@@ -23,33 +16,9 @@ const { grantsAdded } = await prepareDatabase(db);
 if (grantsAdded.length) logger.info({ grants: grantsAdded.map((g) => `${g.pg_role}:${g.pg_group}=${g.pg_bits}`) }, `added ${grantsAdded.length} default permission grants`);
 const firstRoot = await ensureRootUser(db, config);
 const { app, context, metrics } = createApp({ db, config, logger });
-// Expired sessions, rate-limit windows, old one-time tokens and API tokens 30 days past expiry: deleted every 10 minutes.
-const prune = setInterval(
-  () => {
-    void Promise.all([pruneSessions(db), context.limiter.prune(), pruneTokens(db), pruneApiTokens(db)]).catch((err) => logger.error({ err }, 'prune failed'));
-  },
-  10 * 60 * 1000,
-).unref();
-
-// The trash: records deleted more than TRASH_DAYS ago go for good, with their files, every hour (several processes may
-// run it at once: each record is purged by one).
-const trashPurge = setInterval(
-  () => {
-    purgeExpiredTrash(context, RESOURCES, hooksOf, resourceNamed)
-      .then((n) => n && logger.info({ purged: n }, `purged ${n} records from the trash`))
-      .catch((err) => logger.error({ err }, 'trash purge failed'));
-  },
-  60 * 60 * 1000,
-).unref();
-
-// Meetings: unanswered requests expire, reminders go out 60 minutes before; every minute. Both claim their rows first
-// (a conditional UPDATE … RETURNING), so any number of processes runs them and each row is handled once. The durable
-// job queue takes these over at the merge.
-const meetingJobs = setInterval(() => {
-  void Promise.all([expireMeetingRequests(context), sendMeetingReminders(context)])
-    .then(([expired, reminded]) => (expired || reminded) && logger.info({ expired, reminded }, 'meetings: requests expired, reminders sent'))
-    .catch((err) => logger.error({ err }, 'meeting jobs failed'));
-}, 60 * 1000).unref();
+// The job queue's workers and timed jobs (api/jobs/): mail, the sweeps every SWEEP_MINUTES and the trash purge every
+// TRASH_PURGE_MINUTES, each run once across all processes.
+await context.jobs.start();
 
 function listening(server: Server, what: string): Promise<Server> {
   return new Promise((resolve) => {
@@ -82,7 +51,8 @@ onSignals(
     servers,
     db,
     logger,
-    timers: [prune, trashPurge, meetingJobs],
+    // Running jobs get the requests' grace to finish; what is still running then goes back to the queue (retried).
+    stopJobs: (graceMs) => context.jobs.stop(graceMs),
     release: async () => {
       await (context.services.storage as StorageDriver | undefined)?.close();
     },

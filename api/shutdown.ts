@@ -18,6 +18,8 @@ export interface ShutdownOptions {
   graceMs?: number;
   /** Intervals and timeouts to clear at once. */
   timers?: NodeJS.Timeout[];
+  /** Stops the job queue's workers before the pool closes (api/jobs/), with at most `graceMs` for running jobs. */
+  stopJobs?: (graceMs: number) => Promise<void>;
   /** Other resources to release once requests are done (e.g. storage clients). */
   release?: () => Promise<void>;
   exit?: (code: number) => void;
@@ -30,7 +32,7 @@ export interface ShutdownOptions {
  * with 1.
  */
 export function createShutdown(opts: ShutdownOptions): (signal: string) => void {
-  const { servers, db, logger, graceMs = GRACE_MS, timers = [], release, exit = (code) => process.exit(code) } = opts;
+  const { servers, db, logger, graceMs = GRACE_MS, timers = [], stopJobs, release, exit = (code) => process.exit(code) } = opts;
   let started = false;
   // Responses not yet started when the signal comes say Connection: close, so no client reuses a closing connection.
   const unanswered = new Set<ServerResponse>();
@@ -54,6 +56,8 @@ export function createShutdown(opts: ShutdownOptions): (signal: string) => void 
     // close() has shut the listening sockets already (its callback waits for the open connections): whoever reads
     // this line finds new connections refused.
     logger.info({ signal, graceMs }, 'shutting down: refusing new connections, finishing requests in flight');
+    // The workers stop asking for jobs at once; the running ones finish beside the requests (or go back to the queue).
+    const jobsStopped = (stopJobs?.(graceMs) ?? Promise.resolve()).catch((err: unknown) => logger.warn({ err }, 'shutdown: stopping the job queue failed'));
     const closeIdle = () => servers.forEach((s) => s.closeIdleConnections());
     closeIdle();
     const sweep = setInterval(closeIdle, IDLE_SWEEP_MS);
@@ -63,6 +67,7 @@ export function createShutdown(opts: ShutdownOptions): (signal: string) => void 
       servers.forEach((s) => s.closeAllConnections());
     }, graceMs);
     await closed;
+    await jobsStopped;
     clearInterval(sweep);
     clearTimeout(force);
     try {

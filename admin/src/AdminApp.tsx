@@ -29,6 +29,7 @@ const EmailPreview = lazy(() => import('./emails/EmailPreview'));
 const MediaPage = lazy(() => import('./media/MediaPage'));
 const ConsoleRoutes = lazy(() => import('./console/ConsoleRoutes'));
 const ProfilePage = lazy(() => import('./profile/ProfilePage'));
+const JobsPage = lazy(() => import('./jobs/JobsPage'));
 
 function screen(Component: ComponentType) {
   return (
@@ -138,6 +139,8 @@ function EntryAdmin() {
           }
         />
         <Route path="/profile" element={screen(ProfilePage)} />
+        {/* The job queue's counts: root users (the menu shows it to them; the API answers 403 to anyone else). */}
+        <Route path="/jobs" element={screen(JobsPage)} />
         {/* The account console (account-console.md 1): its own routes, basename and menu, in this same react-admin. */}
         <Route path="/console/:accountId/*" element={screen(ConsoleRoutes)} />
         <Route

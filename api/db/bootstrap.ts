@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import { createKnex } from './knex.js';
 import { migrateLatest } from './migrationSource.js';
+import { installJobSchema } from '../jobs/db.js';
 import { grantRows } from '../../resources/permissions.js';
 import { hashPassword } from '../services/passwords.js';
 import { isEmail } from '../../resources/fields.js';
@@ -28,9 +29,13 @@ export async function fillMissingGrants(db: Knex): Promise<{ pg_role: string; pg
   return db('permission_grants').insert(grantRows()).onConflict(['pg_role', 'pg_group']).ignore().returning(['pg_role', 'pg_group', 'pg_bits']);
 }
 
-/** Migrates, then fills in the grants the database lacks (an empty table gets the whole matrix). */
+/**
+ * Migrates, installs the job queue's schema when it is missing (api/jobs/db.ts), then fills in the grants the database
+ * lacks (an empty table gets the whole matrix).
+ */
 export async function prepareDatabase(db: Knex): Promise<{ grantsAdded: { pg_role: string; pg_group: string; pg_bits: number }[] }> {
   await migrateLatest(db);
+  await installJobSchema(db);
   return { grantsAdded: await fillMissingGrants(db) };
 }
 

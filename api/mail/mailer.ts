@@ -58,6 +58,7 @@ export function mailVars(config: Config): Record<string, string> {
  */
 export function createMailer(config: Config, log: (m: string) => void): Mailer {
   const outbox = path.join(config.dataDir, 'outbox');
+  const outboxPartial = path.join(config.dataDir, 'outbox.partial');
   const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   let seq = 0;
   const sender = parseMailbox(config.mailFrom);
@@ -67,13 +68,20 @@ export function createMailer(config: Config, log: (m: string) => void): Mailer {
     const safeTo = message.to.replace(/[^a-z0-9@._-]/gi, '_');
     const safeLabel = label.replace(/[^a-z0-9_-]/gi, '_');
     const file = path.join(outbox, `${Date.now()}-${String(++seq).padStart(4, '0')}-${safeLabel}-${safeTo}.eml`);
-    // asynchronous, and the folder made only when it is missing: a busy disk must not hold up every other request
-    // (a registration sends a mail each)
-    const write = () => fs.promises.writeFile(file, (info as unknown as { message: Buffer }).message);
+    // asynchronous, and the folders made only when they are missing: a busy disk must not hold up every other request.
+    // Written beside the outbox, then renamed into it: a reader of the outbox (a queued mail is written while others
+    // poll for it) never sees half a file.
+    const partial = path.join(outboxPartial, path.basename(file));
+    const write = () => fs.promises.writeFile(partial, (info as unknown as { message: Buffer }).message);
     await write().catch(async (e: NodeJS.ErrnoException) => {
       if (e.code !== 'ENOENT') throw e;
-      await fs.promises.mkdir(outbox, { recursive: true });
+      await fs.promises.mkdir(outboxPartial, { recursive: true });
       await write();
+    });
+    await fs.promises.rename(partial, file).catch(async (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'ENOENT') throw e;
+      await fs.promises.mkdir(outbox, { recursive: true });
+      await fs.promises.rename(partial, file);
     });
     log(`mail: ${label} to ${message.to} written to ${path.relative(process.cwd(), file)}${link ? ` (link: ${link})` : ''}`);
     return { to: message.to, subject: message.subject, file };

@@ -90,6 +90,8 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
   'POST /meeting/accept': note('meetings', 'Accept or decline a meeting request by the mailed token', { access: 'public', body: () => meetingAcceptSchema }),
   'GET /handoffs': note('handoffs', 'The handoffs to and from the caller, over every account (list conventions)'),
 
+  'GET /jobs': note('jobs', "The job queue's waiting and failed jobs, in all and by job name (root only): {waiting, failed, byName}"),
+
   'POST /users/import/csv': note('users', 'Import users from a CSV file (root only)', { rawBody: 'multipart/form-data' }),
   'GET /accounts/{accountId}/users/unlinked': note('accountUsers', 'Users who are not members of the account (for the member picker)'),
   'GET /emails/preview/{template}/{userId}': note('emails', 'An e-mail (signup, resetpassword, account_exists) as it would be sent to a user: {html, subject, text}'),

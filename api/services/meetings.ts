@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { hashToken } from './tokens.js';
 import type { OutgoingMail } from '../mail/mailer.js';
+import { enqueueMail } from '../mail/outbox.js';
 import { commonVars, renderAccountTemplate, templateFor, varsFor, type MailLocale, type MailVars } from '../mail/accountTemplates.js';
 import { HOLDING_STATUSES, MEETING_TRANSITIONS, type MeetingDecision, type MeetingStatus, type SlotGenerate } from '../../resources/meetings.js';
 import { can } from '../../resources/permissions.js';
@@ -336,16 +337,11 @@ const TEMPLATE_OF: Record<MeetingMailKind, MailTemplateName> = {
 };
 
 /**
- * THE one way a meeting mail leaves (request, accepted, declined, cancelled, reminder): today straight to the mailer,
- * logged and dropped when the relay refuses (a meeting's state never depends on a mail); the durable queue's
- * `enqueueMail(context, mail)` replaces this call at the merge.
+ * THE one way a meeting mail leaves (request, accepted, declined, cancelled, reminder): on the durable mail queue
+ * (api/mail/outbox.ts), retried while the relay refuses; a meeting's state never depends on a mail.
  */
 export async function sendMeetingMail(app: AppContext, mail: OutgoingMail): Promise<void> {
-  try {
-    await app.mailer.sendMail(mail);
-  } catch (err) {
-    app.log(`mail: ${mail.label} to ${mail.to} failed: ${(err as Error).message}`);
-  }
+  await enqueueMail(app, mail);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { rateLimitHitSql } from '../middleware/rateLimit.js';
 import { builtinTemplate, commonVars, renderAccountTemplate, varsFor } from '../mail/accountTemplates.js';
+import { enqueueMail } from '../mail/outbox.js';
 import { leadFromAnswers } from './leads.js';
 import { consentTextFor, type ConsentLocale } from '../../resources/consent.js';
 import type { FormElementSpec } from '../../resources/answers.js';
@@ -306,12 +307,11 @@ function builtinRegistration(): MailTemplateSource {
   return made;
 }
 
-/** How long a registration waits for its mail before it answers anyway (the mail goes on; a failure is logged). */
-export const MAIL_WAIT_MS = 5000;
-
 /**
- * Sends the confirmation to the registrant. Never throws: the registration is stored already, so a mail that cannot
- * be sent is logged (with the lead id, not the address) and the visitor still gets the thanks page.
+ * Puts the confirmation to the registrant on the job queue (api/mail/outbox.ts): a worker sends it, and retries with
+ * backoff while the relay fails. Never throws: the registration is stored already, so a mail that cannot even be
+ * queued (a template that does not render, the database gone) is logged (with the lead id, not the address) and the
+ * visitor still gets the thanks page. True when the mail is queued.
  */
 export async function sendConfirmation(
   app: AppContext,
@@ -320,7 +320,7 @@ export async function sendConfirmation(
   lead: { ld_id: string; ld_first_name?: string | null; ld_last_name?: string | null },
 ): Promise<boolean> {
   const e = loaded.event;
-  const attempt = (async () => {
+  try {
     const source = confirmationSource(loaded);
     const vars = varsFor('registration', {
       ...commonVars(app, { a_name: e.a_name }),
@@ -332,20 +332,10 @@ export async function sendConfirmation(
       event_end_date: e.ev_end_date ?? '',
     });
     const mail = renderAccountTemplate(source, vars);
-    await app.mailer.sendMail({ to, subject: mail.subject, html: mail.html, text: mail.text, fromName: mail.fromName, replyTo: mail.replyTo, label: 'registration' });
+    await enqueueMail(app, { to, subject: mail.subject, html: mail.html, text: mail.text, fromName: mail.fromName, replyTo: mail.replyTo, label: 'registration' });
     return true;
-  })().catch((err: unknown) => {
-    app.log(`registration ${lead.ld_id}: the confirmation mail could not be sent`, err);
+  } catch (err) {
+    app.log(`registration ${lead.ld_id}: the confirmation mail could not be queued`, err);
     return false;
-  });
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), MAIL_WAIT_MS);
-    timer.unref?.();
-  });
-  try {
-    return await Promise.race([attempt, waited]);
-  } finally {
-    clearTimeout(timer);
   }
 }

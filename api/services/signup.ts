@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import type { MailLocale } from '../mail/templates.js';
+import { renderTemplate, type MailLocale } from '../mail/templates.js';
+import { mailVars } from '../mail/mailer.js';
+import { enqueueMail } from '../mail/outbox.js';
 import { addMembership } from '../console/members.js';
 import type { SignupInput } from '../../resources/signup.js';
 import { hashPassword } from './passwords.js';
@@ -72,15 +74,13 @@ export interface SignupMail {
 }
 
 /**
- * The one place the sign-up's mails leave. It sends right away with the mailer (a failure is logged: the user can ask
- * for a resend, or sign up again); the durable mail queue takes this over (enqueueMail) when it is merged.
+ * The one place the sign-up's mails leave: rendered, then on the durable mail queue (api/mail/outbox.ts), retried
+ * while the relay fails; the answer does not wait for the relay (nor tells by its time whether the address had a user).
  */
 export async function sendSignupMail(app: AppContext, mail: SignupMail): Promise<void> {
-  try {
-    await app.mailer.send(mail.template, mail.to, { first_name: mail.firstName || mail.to, email: mail.to, link: mail.link }, mail.locale);
-  } catch (err) {
-    app.log(`mail: could not send ${mail.template} to ${mail.to}: ${(err as Error).message}`);
-  }
+  const vars = { ...mailVars(app.config), first_name: mail.firstName || mail.to, email: mail.to, link: mail.link };
+  const rendered = renderTemplate(mail.template, vars, mail.locale);
+  await enqueueMail(app, { to: mail.to, subject: rendered.subject, html: rendered.html, text: rendered.text, label: mail.template, link: mail.link });
 }
 
 /**

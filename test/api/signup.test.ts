@@ -2,7 +2,7 @@ import argon2 from 'argon2';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import { PASSWORD, startApp, uid, type TestApp } from '../helpers/app.js';
-import { linkIn, mailsTo } from '../helpers/mail.js';
+import { deliveredMailsTo, linkIn } from '../helpers/mail.js';
 
 const NEW_PASSWORD = 'a-signup-password-1';
 const SIGNUP = '/api/1/auth/signup';
@@ -61,7 +61,7 @@ describeEachDb('self sign-up: POST /auth/signup, the mails, and membership after
     expect(user).toMatchObject({ u_first_name: 'Sam', u_last_name: 'Signup', u_role: 'member', u_is_verified: false, u_is_enabled: true });
     expect(user.u_password).toMatch(/^\$argon2id\$/);
     expect(await membershipsOf(user.u_id)).toEqual([]);
-    const [mail, ...more] = mailsTo(t, email);
+    const [mail, ...more] = await deliveredMailsTo(t, email);
     expect(more).toEqual([]);
     expect(mail.file).toContain('-signup-');
     expect(mail.subject).toBe('Confirm your e-mail address for Leadstage');
@@ -76,7 +76,7 @@ describeEachDb('self sign-up: POST /auth/signup, the mails, and membership after
     const email = `Verify.${uid()}@${domain.toUpperCase()}`;
     expect((await t.client().post(SIGNUP, body(email))).status).toBe(201);
     const user = await userOf(email);
-    const token = linkIn(mailsTo(t, email)[0], '/users/verify/').split('/users/verify/')[1];
+    const token = linkIn((await deliveredMailsTo(t, email))[0], '/users/verify/').split('/users/verify/')[1];
     const verified = await t.client().get(`/api/1/users/verify/${token}`);
     expect(verified.status).toBe(200);
     expect(verified.body.code).toBe('ok');
@@ -100,7 +100,7 @@ describeEachDb('self sign-up: POST /auth/signup, the mails, and membership after
     await t.client().post(SIGNUP, body(email));
     const user = await userOf(email);
     await t.client().post('/api/1/auth/forgot-password', { u_email: email });
-    const reset = mailsTo(t, email).find((m) => m.file.includes('-resetpassword-'))!;
+    const reset = (await deliveredMailsTo(t, email)).find((m) => m.file.includes('-resetpassword-'))!;
     const token = new URL(linkIn(reset, '/users/resetpassword')).searchParams.get('token')!;
     const page = t.client();
     const guest = await page.get('/api/1/auth/guest-token');
@@ -122,7 +122,7 @@ describeEachDb('self sign-up: POST /auth/signup, the mails, and membership after
     expect(res.body.code).toBe('company_has_no_account');
     expect(res.body.message).toBe('Your company has no account yet; ask your event manager for an invitation');
     expect([await count('users'), await count('tokens'), await count('account_users')]).toEqual([users, tokens, members]);
-    expect(mailsTo(t, email)).toEqual([]);
+    expect(await deliveredMailsTo(t, email)).toEqual([]);
   });
 
   it("a disabled account's domain: 422, nothing stored", async () => {
@@ -132,7 +132,7 @@ describeEachDb('self sign-up: POST /auth/signup, the mails, and membership after
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('company_has_no_account');
     expect(await count('users')).toBe(users);
-    expect(mailsTo(t, email)).toEqual([]);
+    expect(await deliveredMailsTo(t, email)).toEqual([]);
   });
 
   it('an address that has a user: the same 201, the user unchanged, mailed "an account exists" with a working reset link', async () => {
@@ -145,7 +145,7 @@ describeEachDb('self sign-up: POST /auth/signup, the mails, and membership after
     const after = await userOf(email);
     expect(after).toEqual(before); // names, password, verification: untouched
     expect(Number((await t.db('users').whereRaw('lower(u_email) = ?', [email.toLowerCase()]).count({ n: '*' }).first())!.n)).toBe(1);
-    const mails = mailsTo(t, email);
+    const mails = await deliveredMailsTo(t, email);
     expect(mails).toHaveLength(1);
     expect(mails[0].file).toContain('-account_exists-');
     expect(mails[0].subject).toBe('You already have a Leadstage account');
@@ -231,7 +231,7 @@ describeEachDb('self sign-up: POST /auth/signup, the mails, and membership after
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('csrf_invalid');
     expect(await userOf(email)).toBeUndefined();
-    expect(mailsTo(t, email)).toEqual([]);
+    expect(await deliveredMailsTo(t, email)).toEqual([]);
   });
 
   it('is rate-limited per address (SIGNUP_LIMIT_PER_IP) and per e-mail: 429 too_many_attempts with Retry-After, nothing stored', async () => {
@@ -243,7 +243,7 @@ describeEachDb('self sign-up: POST /auth/signup, the mails, and membership after
     expect(sixth.status).toBe(429);
     expect(sixth.body.code).toBe('too_many_attempts');
     expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(0);
-    expect(mailsTo(t, email)).toHaveLength(5); // one signup, then four "account exists"
+    expect(await deliveredMailsTo(t, email)).toHaveLength(5); // one signup, then four "account exists"
 
     // Per address: 20 in the window (the six above count), then 429 whatever the e-mail.
     for (let i = 6; i < 20; i++) expect((await t.client().post(SIGNUP, body(`ip${i}.${uid()}@${uid()}.example.com`))).status).toBe(422);
@@ -258,14 +258,14 @@ describeEachDb('self sign-up: POST /auth/signup, the mails, and membership after
     const email = `nl.${uid()}@${domain}`;
     const res = await t.client().post(SIGNUP, body(email), { headers: { 'Accept-Language': 'nl-NL,nl;q=0.9,en;q=0.5' } });
     expect(res.status).toBe(201);
-    const [mail] = mailsTo(t, email);
+    const [mail] = await deliveredMailsTo(t, email);
     expect(mail.subject).toBe('Bevestig je e-mailadres voor Leadstage');
     expect(mail.html).toContain('lang="nl"');
     expect(mail.html).toContain('Privacybeleid');
     const existing = `nl.known.${uid()}@${domain}`;
     await t.user(existing);
     await t.client().post(SIGNUP, body(existing), { headers: { 'Accept-Language': 'nl' } });
-    expect(mailsTo(t, existing)[0].subject).toBe('Je hebt al een Leadstage-account');
+    expect((await deliveredMailsTo(t, existing))[0].subject).toBe('Je hebt al een Leadstage-account');
   });
 
   it('two sign-ups of one new address at once: one user, both 201', async () => {

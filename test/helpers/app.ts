@@ -95,7 +95,16 @@ export async function startApp(kind: DbKind, overrides: Partial<Config> = {}): P
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ls-test-'));
   const config = loadConfig(
     // Every test request comes from 127.0.0.1: a high per-address login limit unless a test sets its own.
-    { DATA_DIR: dataDir, SESSION_SECRET: 'test-secret-'.padEnd(40, 'x'), LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', LOGIN_LIMIT_PER_IP: '100000' },
+    {
+      DATA_DIR: dataDir,
+      SESSION_SECRET: 'test-secret-'.padEnd(40, 'x'),
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: 'http://localhost:3000',
+      LOGIN_LIMIT_PER_IP: '100000',
+      // The job queue: workers (where a test starts them) poll twice a second, a failed job is retried after 1 s, 2 s…
+      JOBS_POLL_MS: '500',
+      JOBS_RETRY_DELAY_SECONDS: '1',
+    },
     overrides,
   );
   const { app, context } = createApp({ db: testDb.db, config, log: process.env.TEST_LOG_500 ? (msg, err) => console.error(msg, err) : () => undefined });
@@ -147,6 +156,8 @@ export async function startApp(kind: DbKind, overrides: Partial<Config> = {}): P
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Nothing to wait for when this app's queue never started (most tests); no grace for running jobs either.
+      await context.jobs.stop(0);
       await testDb.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -104,6 +104,15 @@ export function mailsTo(t: TestApp, to: string): ParsedMail[] {
     .map((m) => parseEml(m.file, m.text));
 }
 
+/**
+ * Sends what the job queue holds now (the mails enqueueMail queued, api/mail/outbox.ts) through the app's mailer, in
+ * this process, then answers the outbox's mails to `to`: a test that expects a queued mail reads it with this.
+ */
+export async function deliveredMailsTo(t: TestApp, to: string): Promise<ParsedMail[]> {
+  await t.context.jobs.drain();
+  return mailsTo(t, to);
+}
+
 /** The link to `/invite/…` (or another path) in a parsed mail's text part. */
 export function linkIn(mail: ParsedMail, path = '/invite/'): string {
   const m = mail.text.match(new RegExp(`https?://\\S*${path.replace(/\//g, '\\/')}\\S+`));

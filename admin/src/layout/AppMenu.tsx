@@ -4,13 +4,14 @@ import BusinessIcon from '@mui/icons-material/Business';
 import PeopleIcon from '@mui/icons-material/People';
 import PermMediaIcon from '@mui/icons-material/PermMedia';
 import LogoutIcon from '@mui/icons-material/Logout';
+import WorkHistoryIcon from '@mui/icons-material/WorkHistory';
 import { canEntry } from '../permissions';
 import { useSession } from './useSession';
 
 const ConsoleMenu = lazy(() => import('../console/ConsoleMenu'));
 
 /**
- * Spec 2: accounts, users, media, logout; each item only with its entry read permission. Inside an account's console
+ * Spec 2: accounts, users, media, logout; each item only with its entry read permission (the job queue: root users). Inside an account's console
  * (/console/{accountId}/…) the console's own menu instead.
  */
 export function AppMenu() {
@@ -32,6 +33,7 @@ function EntryMenu() {
       {canEntry(session, 'accounts', 'list') && <Menu.Item to="/accounts" primaryText={translate('ls.menu.accounts')} leftIcon={<BusinessIcon />} />}
       {canEntry(session, 'users', 'list') && <Menu.Item to="/users" primaryText={translate('ls.menu.users')} leftIcon={<PeopleIcon />} />}
       {canEntry(session, 'media', 'list') && <Menu.Item to="/media" primaryText={translate('ls.menu.media')} leftIcon={<PermMediaIcon />} />}
+      {session?.user.u_role === 'root' && <Menu.Item to="/jobs" primaryText={translate('ls.menu.jobs')} leftIcon={<WorkHistoryIcon />} />}
       <Menu.Item to="/logout" primaryText={translate('ls.menu.logout')} leftIcon={<LogoutIcon />} />
     </Menu>
   );

@@ -155,6 +155,8 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
     SESSION_SECRET: 'e2e-session-secret-'.padEnd(48, 'x'),
     SMTP_URL: '',
     LOG_LEVEL: 'silent',
+    // Queued mail (api/mail/outbox.ts) goes out within half a second rather than the default poll's two.
+    JOBS_POLL_MS: '500',
     ...env,
     DATA_DIR: dataDir,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

@@ -13,7 +13,14 @@ const adminEn = {
       redirecting: 'Opening {{name}}…',
       logout: 'Sign out',
     },
-    menu: { accounts: 'Accounts', users: 'Users', media: 'Media', logout: 'Sign out' },
+    menu: { accounts: 'Accounts', users: 'Users', media: 'Media', jobs: 'Job queue', logout: 'Sign out' },
+    jobs: {
+      title: 'Job queue',
+      intro: 'Mail that is sent in the background and the timed work (sweeps, trash purge). Waiting: due, scheduled or between retries. Failed: out of retries (kept for a day).',
+      waiting: 'Waiting',
+      failed: 'Failed',
+      name: 'Job',
+    },
     switcher: { label: 'Switch', console: 'Console', entry_admin: 'Entry admin', all: 'All workplaces…' },
     profile: { title: 'Profile', role: 'Platform role: {{role}}' },
     tokens: {

@@ -12,7 +12,15 @@ const adminNl: AdminMessages = {
       redirecting: '{{name}} wordt geopend…',
       logout: 'Uitloggen',
     },
-    menu: { accounts: 'Accounts', users: 'Gebruikers', media: 'Media', logout: 'Uitloggen' },
+    menu: { accounts: 'Accounts', users: 'Gebruikers', media: 'Media', jobs: 'Takenwachtrij', logout: 'Uitloggen' },
+    jobs: {
+      title: 'Takenwachtrij',
+      intro:
+        'E-mail die op de achtergrond wordt verstuurd en het periodieke werk (opruimen, prullenbak legen). Wachtend: klaar, gepland of tussen twee pogingen. Mislukt: geen pogingen meer over (een dag bewaard).',
+      waiting: 'Wachtend',
+      failed: 'Mislukt',
+      name: 'Taak',
+    },
     switcher: { label: 'Wisselen', console: 'Console', entry_admin: 'Centraal beheer', all: 'Alle werkplekken…' },
     profile: { title: 'Profiel', role: 'Platformrol: {{role}}' },
     tokens: {

@@ -124,11 +124,88 @@ export async function dropPrefixSearchIndex(knex: Knex, table: string, column: s
 }
 
 /**
- * The history of a table's records (platform-and-flows.md section 1, history): an AFTER trigger that writes one row of
- * `history` per insert, update and delete, in the same transaction as the change, whoever makes it (the generic API,
- * a bulk change, an import, the capture app, SQL by hand): a change without its entry cannot happen. `secrets` are
+ * The function the history's triggers run (historyTrigger): one statement-level AFTER trigger per operation with the
+ * statement's transition tables, so a statement that changes 10,000 rows writes their 10,000 entries with one
+ * `INSERT … SELECT` instead of 10,000 calls of a row trigger (each a PL/pgSQL call, three row-to-JSON conversions, a
+ * query for the changes and an insert of its own). What it writes is what the row trigger of 20261126000001 wrote:
+ *
+ * - create: every column that is not null; delete: every column that was not null (nothing when the row's account is
+ *   gone by the end of the statement: the account's cascade takes its history with it); update: the columns that
+ *   changed, no entry when none did; setting `<p>_deleted_at` is a delete, clearing it a restore;
+ * - never the primary key, the account key, `ignore`d columns, `*_created_at`, `*_updated_at`;
+ * - a secret as "set" / "cleared" / null, never its value;
+ * - the actor from the transaction's settings, read once per statement.
+ *
+ * Created (or replaced) by every historyTrigger call, so any migration that adds a history, before or after
+ * 20261127000101 (which moved the row triggers to it), finds it.
+ */
+export const HISTORY_FUNCTION = `
+create or replace function ls_history_set() returns trigger language plpgsql as $$
+declare
+  pk text := TG_ARGV[0];
+  account_key text := nullif(TG_ARGV[1], '');
+  secrets text[] := TG_ARGV[2]::text[];
+  ignored text[] := TG_ARGV[3]::text[];
+  actor uuid := nullif(current_setting('ls.actor_id', true), '')::uuid;
+  actor_label text := coalesce(nullif(current_setting('ls.actor_label', true), ''), 'system');
+begin
+  if TG_OP = 'UPDATE' then
+    insert into history (h_table, h_recordid, h_accountid, h_action, h_changes, h_userid, h_user_label)
+    select TG_TABLE_NAME, (r.a ->> pk)::uuid, (r.a ->> account_key)::uuid,
+           case when c.trashed then 'delete' when c.restored then 'restore' else 'update' end, c.changes, actor, actor_label
+      from (select o.b, n.a
+              from (select to_jsonb(o) as b from old_rows o) o
+              join (select to_jsonb(n) as a from new_rows n) n on (n.a -> pk) = (o.b -> pk)) r
+     cross join lateral (
+       select jsonb_object_agg(e.key, jsonb_build_array(
+                case when not (e.key = any(secrets)) then e.b when e.b in ('null'::jsonb, '""'::jsonb) then 'null'::jsonb else '"set"'::jsonb end,
+                case when not (e.key = any(secrets)) then e.value when e.value not in ('null'::jsonb, '""'::jsonb) then '"set"'::jsonb else '"cleared"'::jsonb end)) as changes,
+              bool_or(e.key like '%\\_deleted\\_at' and e.value = 'null'::jsonb) as restored,
+              bool_or(e.key like '%\\_deleted\\_at' and e.value <> 'null'::jsonb) as trashed
+         from (select x.key, x.value, coalesce(r.b -> x.key, 'null'::jsonb) as b from jsonb_each(r.a) x) e
+        where e.value <> e.b and e.key <> pk and e.key is distinct from account_key and not (e.key = any(ignored))
+          and e.key not like '%\\_created\\_at' and e.key not like '%\\_updated\\_at') c
+     where c.changes is not null;
+  elsif TG_OP = 'INSERT' then
+    insert into history (h_table, h_recordid, h_accountid, h_action, h_changes, h_userid, h_user_label)
+    select TG_TABLE_NAME, (r.a ->> pk)::uuid, (r.a ->> account_key)::uuid, 'create',
+           coalesce((select jsonb_object_agg(e.key, jsonb_build_array('null'::jsonb,
+                       case when not (e.key = any(secrets)) then e.value when e.value not in ('null'::jsonb, '""'::jsonb) then '"set"'::jsonb else 'null'::jsonb end))
+                       from jsonb_each(r.a) e
+                      where e.value <> 'null'::jsonb and e.key <> pk and e.key is distinct from account_key and not (e.key = any(ignored))
+                        and e.key not like '%\\_created\\_at' and e.key not like '%\\_updated\\_at'), '{}'::jsonb),
+           actor, actor_label
+      from (select to_jsonb(n) as a from new_rows n) r;
+  else
+    insert into history (h_table, h_recordid, h_accountid, h_action, h_changes, h_userid, h_user_label)
+    select TG_TABLE_NAME, (r.b ->> pk)::uuid, (r.b ->> account_key)::uuid, 'delete',
+           coalesce((select jsonb_object_agg(e.key, jsonb_build_array(
+                       case when not (e.key = any(secrets)) then e.value when e.value in ('null'::jsonb, '""'::jsonb) then 'null'::jsonb else '"set"'::jsonb end, 'null'::jsonb))
+                       from jsonb_each(r.b) e
+                      where e.value <> 'null'::jsonb and e.key <> pk and e.key is distinct from account_key and not (e.key = any(ignored))
+                        and e.key not like '%\\_created\\_at' and e.key not like '%\\_updated\\_at'), '{}'::jsonb),
+           actor, actor_label
+      from (select to_jsonb(o) as b from old_rows o) r
+     where account_key is null or exists (select 1 from accounts where a_id = (r.b ->> account_key)::uuid);
+  end if;
+  return null;
+end
+$$`;
+
+/** The three triggers of a table's history: one per operation (a trigger with transition tables serves one). */
+const HISTORY_TRIGGERS = [
+  ['history', 'update', 'referencing old table as old_rows new table as new_rows'],
+  ['history_insert', 'insert', 'referencing new table as new_rows'],
+  ['history_delete', 'delete', 'referencing old table as old_rows'],
+] as const;
+
+/**
+ * The history of a table's records (platform-and-flows.md section 1, history): AFTER triggers that write one row of
+ * `history` per inserted, updated and deleted row, in the same transaction as the change, whoever makes it (the generic
+ * API, a bulk change, an import, the capture app, SQL by hand): a change without its entry cannot happen. `secrets` are
  * recorded only as "set"/"cleared"; `ignore` columns (bookkeeping) are left out of the changes. The actor comes from
- * the transaction's settings ls.actor_id / ls.actor_label (api/db/actor.ts), "system" when none was set.
+ * the transaction's settings ls.actor_id / ls.actor_label (api/db/actor.ts), "system" when none was set. Set-wise, per
+ * statement (HISTORY_FUNCTION).
  */
 export async function historyTrigger(
   knex: Knex,
@@ -138,15 +215,37 @@ export async function historyTrigger(
   secrets: readonly string[] = [],
   ignore: readonly string[] = [],
 ): Promise<void> {
+  const args = historyTriggerArgs(table, pk, accountKey, secrets, ignore);
+  await knex.raw(HISTORY_FUNCTION);
+  for (const [suffix, op, referencing] of HISTORY_TRIGGERS)
+    await knex.raw(`create trigger ?? after ${op} on ?? ${referencing} for each statement execute function ls_history_set(${args})`, [`${table}_${suffix}`, table]);
+}
+
+/** The trigger's arguments as SQL literals (DDL takes no bind parameters): column names, checked. */
+function historyTriggerArgs(table: string, pk: string, accountKey: string | null, secrets: readonly string[], ignore: readonly string[]): string {
   const names = [pk, ...(accountKey ? [accountKey] : []), ...secrets, ...ignore];
   for (const n of names) if (!/^[a-z][a-z0-9_]*$/.test(n)) throw new Error(`historyTrigger ${table}: ${n} is not a column name`);
-  // A trigger's arguments are literals (DDL takes no bind parameters): column names, checked above.
-  const args = [pk, accountKey ?? '', `{${secrets.join(',')}}`, `{${ignore.join(',')}}`].map((a) => `'${a}'`).join(', ');
+  return [pk, accountKey ?? '', `{${secrets.join(',')}}`, `{${ignore.join(',')}}`].map((a) => `'${a}'`).join(', ');
+}
+
+/**
+ * The row trigger of 20261126000001 (ls_history(), one call per row), for that migration's undoing in 20261127000101;
+ * new histories use historyTrigger.
+ */
+export async function historyRowTrigger(
+  knex: Knex,
+  table: string,
+  pk: string,
+  accountKey: string | null,
+  secrets: readonly string[] = [],
+  ignore: readonly string[] = [],
+): Promise<void> {
+  const args = historyTriggerArgs(table, pk, accountKey, secrets, ignore);
   await knex.raw(`create trigger ?? after insert or update or delete on ?? for each row execute function ls_history(${args})`, [historyTriggerName(table), table]);
 }
 
 export const historyTriggerName = (table: string) => `${table}_history`;
 
 export async function dropHistoryTrigger(knex: Knex, table: string): Promise<void> {
-  await knex.raw('drop trigger if exists ?? on ??', [historyTriggerName(table), table]);
+  for (const [suffix] of HISTORY_TRIGGERS) await knex.raw('drop trigger if exists ?? on ??', [`${table}_${suffix}`, table]);
 }

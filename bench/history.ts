@@ -117,7 +117,9 @@ async function bench(kind: 'pglite' | 'postgres'): Promise<Figures> {
   const ms = (x: number) => `${x.toFixed(1)} ms`;
   const s = (x: number) => `${(x / 1000).toFixed(2)} s`;
   console.log(`${kind}: ${total.toLocaleString('en')} leads, ${rounds} rounds per arm (medians over rounds; load ${load()})`);
-  console.log(`  single update (median of ${singles})  with ${ms(median(figures.with.single))}  without ${ms(median(figures.without.single))}  ratio ${ratio('single').toFixed(3)}`);
+  console.log(
+    `  single update (median of ${singles})  with ${ms(median(figures.with.single))}  without ${ms(median(figures.without.single))}  ratio ${ratio('single').toFixed(3)}`,
+  );
   console.log(`  bulk update of ${total} by filter     with ${s(median(figures.with.bulk))}  without ${s(median(figures.without.bulk))}  ratio ${ratio('bulk').toFixed(3)}`);
   console.log(`  one UPDATE statement              with ${s(median(figures.with.sql))}  without ${s(median(figures.without.sql))}  ratio ${ratio('sql').toFixed(3)}`);
   console.log(

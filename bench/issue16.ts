@@ -80,10 +80,9 @@ async function main() {
       const [account] = await db('accounts').insert({ a_name: 'Bench i16' }).returning('a_id');
       await db.raw(`insert into users (u_email, u_first_name, u_last_name) select 'staff' || g || '@bench.example', 'Staff', 'Member ' || g from generate_series(1, 20) g`);
       await db.raw(`insert into account_users (au_accountid, au_userid, au_role) select ?, u_id, 'member' from users where u_email like 'staff%@bench.example'`, [account.a_id]);
-      await db.raw(
-        `insert into events (ev_accountid, ev_title, ev_name, ev_access_type) select ?, 'Event ' || g, 'event-' || g, 'open' from generate_series(1, 10) g`,
-        [account.a_id],
-      );
+      await db.raw(`insert into events (ev_accountid, ev_title, ev_name, ev_access_type) select ?, 'Event ' || g, 'event-' || g, 'open' from generate_series(1, 10) g`, [
+        account.a_id,
+      ]);
       await db.transaction(async (trx) => {
         await trx.raw('set local session_replication_role = replica');
         await trx.raw(
@@ -112,7 +111,10 @@ async function main() {
       await db.raw('create table leads_plain as select * from leads where ld_deleted_at is null');
       await db.raw('alter table leads_plain drop column ld_deleted_at');
       // Every index of leads but its key, a partial one on live leads made whole, none on the trash column.
-      const indexes = (await db.raw(`select indexname, indexdef from pg_indexes where tablename = 'leads' and indexname <> 'leads_pkey'`)).rows as { indexname: string; indexdef: string }[];
+      const indexes = (await db.raw(`select indexname, indexdef from pg_indexes where tablename = 'leads' and indexname <> 'leads_pkey'`)).rows as {
+        indexname: string;
+        indexdef: string;
+      }[];
       for (const { indexname, indexdef } of indexes) {
         const def = indexdef.replace(/ WHERE \(ld_deleted_at IS NULL\)$/, '');
         if (/ld_deleted_at/.test(def)) continue;
@@ -120,7 +122,9 @@ async function main() {
       }
       await db.raw('alter table leads_plain add primary key (ld_id)');
       for (const table of ['leads', 'leads_plain', 'users', 'events']) await db.raw(`vacuum analyze ${table}`);
-      console.log(`seeded ${totalLeads.toLocaleString('en')} leads, ${totalUsers.toLocaleString('en')} users and the copy in ${((Date.now() - t0) / 1000).toFixed(1)} s (load ${load()})`);
+      console.log(
+        `seeded ${totalLeads.toLocaleString('en')} leads, ${totalUsers.toLocaleString('en')} users and the copy in ${((Date.now() - t0) / 1000).toFixed(1)} s (load ${load()})`,
+      );
     }
     const accountId = (await db('accounts').where('a_name', 'Bench i16').first('a_id')).a_id as string;
     const events = (await db('events').where('ev_accountid', accountId).orderBy('ev_name').pluck('ev_id')) as string[];
@@ -167,10 +171,18 @@ async function main() {
         };
         const a: number[] = [];
         const b: number[] = [];
-        for (let i = 0; i < 3; i++) await run(withTrash), await run(without);
+        for (let i = 0; i < 3; i++) {
+          await run(withTrash);
+          await run(without);
+        }
         for (let i = 0; i < Number(values.reps); i++) {
-          if (i % 2) (a.push(await run(withTrash)), b.push(await run(without)));
-          else (b.push(await run(without)), a.push(await run(withTrash)));
+          if (i % 2) {
+            a.push(await run(withTrash));
+            b.push(await run(without));
+          } else {
+            b.push(await run(without));
+            a.push(await run(withTrash));
+          }
         }
         const ratio = median(a) / median(b);
         ratios.push(ratio);
@@ -231,7 +243,11 @@ async function main() {
     }
 
     // ---- 2. bulk update of one event's leads by filter -------------------------------------------------------------
-    const perEvent = (await fetch(`${api.base}/api/1/accounts/${accountId}/leads?filter=${encodeURIComponent(JSON.stringify({ ld_eventid: events[0] }))}&range=[0,0]`, { headers: { Cookie: cookie } })).headers.get('content-range');
+    const perEvent = (
+      await fetch(`${api.base}/api/1/accounts/${accountId}/leads?filter=${encodeURIComponent(JSON.stringify({ ld_eventid: events[0] }))}&range=[0,0]`, {
+        headers: { Cookie: cookie },
+      })
+    ).headers.get('content-range');
     console.log(`\nbulk update by filter {ld_eventid} (${perEvent}):`);
     for (const [label, changes] of [
       ['validity', { ld_is_valid: false }],

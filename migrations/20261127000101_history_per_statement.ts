@@ -27,7 +27,11 @@ async function triggersOf(knex: Knex, fn: string, name: (table: string) => strin
     .map((r) => ({ table: r.table, args: [...r.def.slice(r.def.lastIndexOf(`${fn}(`)).matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1].replace(/''/g, "'")) }));
 }
 
-const listOf = (a: string | undefined) => (a ?? '{}').replace(/^\{|\}$/g, '').split(',').filter(Boolean);
+const listOf = (a: string | undefined) =>
+  (a ?? '{}')
+    .replace(/^\{|\}$/g, '')
+    .split(',')
+    .filter(Boolean);
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(HISTORY_FUNCTION);

@@ -54,7 +54,6 @@ export async function referencedAmong(trx: Knex | Knex.Transaction, table: strin
  */
 export async function refuseIfReferenced(trx: Knex | Knex.Transaction, table: string, id: string): Promise<void> {
   for (const ref of await restrictingReferences(trx, table)) {
-    if (await trx(ref.table).where(ref.column, id).first(trx.raw('1 as found')))
-      throw referenceConflict();
+    if (await trx(ref.table).where(ref.column, id).first(trx.raw('1 as found'))) throw referenceConflict();
   }
 }

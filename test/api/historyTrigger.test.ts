@@ -57,7 +57,9 @@ describeEachDb('history per statement', (kind) => {
       .insert([1, 2, 3].map((i) => ({ ld_accountid: accountId, ld_eventid: eventId, ld_last_name: `L${i}-${tag}`, ld_answers: { q: i, nested: { x: null } } })))
       .returning('ld_id')) as { ld_id: string }[];
     const ids = leads.map((l) => l.ld_id);
-    await db('leads').whereIn('ld_id', ids).update({ ld_is_valid: false, ld_first_name: db.raw("case when ld_last_name like 'L1%' then 'Kim' else ld_first_name end") });
+    await db('leads')
+      .whereIn('ld_id', ids)
+      .update({ ld_is_valid: false, ld_first_name: db.raw("case when ld_last_name like 'L1%' then 'Kim' else ld_first_name end") });
     await db('leads').whereIn('ld_id', ids).update({ ld_is_valid: false }); // no row changes
     await db('leads').where('ld_id', ids[0]).update({ ld_deleted_at: db.fn.now() }); // to the trash: delete
     await db('leads').where('ld_id', ids[0]).update({ ld_deleted_at: null }); // restore

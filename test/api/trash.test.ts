@@ -386,10 +386,7 @@ describeEachDb('trash: what a trashed record is hidden from', (kind) => {
   it('a bulk delete is set-wise: every lead of the filter to the trash with a delete entry each, the event kept, each one restorable', async () => {
     const ev = await insertEvent(t.db, a, { ev_title: 'Bulk fair' });
     const other = await insertEvent(t.db, a, { ev_title: 'Bulk other' });
-    await t.db.raw(
-      `insert into leads (ld_accountid, ld_eventid, ld_source, ld_last_name) select ?, ?, 'manual', 'Bulk' || g from generate_series(1, 1200) g`,
-      [a, ev.ev_id],
-    );
+    await t.db.raw(`insert into leads (ld_accountid, ld_eventid, ld_source, ld_last_name) select ?, ?, 'manual', 'Bulk' || g from generate_series(1, 1200) g`, [a, ev.ev_id]);
     const spared = await insertLead(t.db, a, other.ev_id, { ld_last_name: 'Spared' });
     const ids = (await t.db('leads').where('ld_eventid', ev.ev_id).pluck('ld_id')) as string[];
     expect(ids).toHaveLength(1200);

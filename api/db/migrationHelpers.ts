@@ -139,9 +139,11 @@ export async function dropPrefixSearchIndex(knex: Knex, table: string, column: s
  * JIT is off for it: the planner cannot know the transition tables' sizes, guesses costs high, and compiled the query
  * for half a second on each bulk statement (longer than the work).
  *
- * An update's old and new rows are paired by a join on the primary key column in dynamic SQL, planned per statement: a
- * plan cached by PL/pgSQL for a one-row statement (a nested loop that converts every old row once per new row) took
- * minutes for 10,000 rows on PGlite; grouping both on the key instead spilled the rows' JSON to disk.
+ * An update is two queries in dynamic SQL, each planned for the statement's own rows (a plan cached by PL/pgSQL from a
+ * one-row statement, a nested loop, took minutes for 10,000 rows on PGlite): which columns changed in any row (old and
+ * new rows joined on the key column, one `bool_or(o.c is distinct from n.c)` per column: plain comparisons of the
+ * columns' own types), then the entries with those columns alone as JSON. Converting every row whole to JSON twice and
+ * comparing it key by key, as the row trigger did, cost twice as much on a bulk update of one column.
  *
  * Created (or replaced) by every historyTrigger call, so any migration that adds a history, before or after
  * 20261127000101 (which moved the row triggers to it), finds it.
@@ -155,27 +157,48 @@ declare
   ignored text[] := TG_ARGV[3]::text[];
   actor uuid := nullif(current_setting('ls.actor_id', true), '')::uuid;
   actor_label text := coalesce(nullif(current_setting('ls.actor_label', true), ''), 'system');
+  cols text[];
+  cmps text[];
+  changed text[];
+  changes_sql text;
+  action_sql text;
 begin
   if TG_OP = 'UPDATE' then
-    -- Dynamic SQL: planned for this statement's own number of rows (a hash join of old and new rows on the primary key
-    -- column), never a plan cached from a one-row statement; the arguments are bound, the key is quoted by format.
-    -- offset 0 keeps each row's JSON computed once (flattened, the planner converts the row again for every column).
+    -- The columns that count (not the key, the account, ignored or bookkeeping ones), each compared as its own type
+    -- (json and xml have no equality: as text).
+    select array_agg(a.attname::text order by a.attnum),
+           array_agg(format(case when a.atttypid in ('json'::regtype, 'xml'::regtype) then 'o.%1$I::text is distinct from n.%1$I::text'
+                                 else 'o.%1$I is distinct from n.%1$I' end, a.attname) order by a.attnum)
+      into cols, cmps
+      from pg_attribute a
+     where a.attrelid = TG_RELID and a.attnum > 0 and not a.attisdropped and a.attname <> pk and a.attname is distinct from account_key
+       and not (a.attname = any(ignored)) and a.attname not like '%\\_created\\_at' and a.attname not like '%\\_updated\\_at';
+    -- Dynamic SQL, planned for this statement's own number of rows (old and new rows joined on the key column: a
+    -- plan cached by PL/pgSQL from a one-row statement would be a nested loop). First the columns that changed in any
+    -- row, in one pass of plain comparisons ...
+    execute format('select array[%s] from old_rows o join new_rows n on n.%I = o.%I',
+                   (select string_agg(format('case when bool_or(%s) then %L end', cmps[i], cols[i]), ', ') from generate_subscripts(cols, 1) i), pk, pk)
+      into changed;
+    changed := array_remove(changed, null);
+    if coalesce(cardinality(changed), 0) = 0 then
+      return null;
+    end if;
+    -- ... then an entry per row with those columns alone: [before, after] as JSON, a secret as set/cleared.
+    select string_agg(format(case when c = any(secrets)
+             then 'case when %2$s then jsonb_build_object(%1$L, jsonb_build_array(case when o.%1$I is null or to_jsonb(o.%1$I) = ''""'' then ''null''::jsonb else ''"set"''::jsonb end, case when n.%1$I is null or to_jsonb(n.%1$I) = ''""'' then ''"cleared"''::jsonb else ''"set"''::jsonb end)) else ''{}''::jsonb end'
+             else 'case when %2$s then jsonb_build_object(%1$L, jsonb_build_array(to_jsonb(o.%1$I), to_jsonb(n.%1$I))) else ''{}''::jsonb end' end,
+             c, cmps[array_position(cols, c)]), ' || '),
+           coalesce(min(format('case when %2$s then case when n.%1$I is null then ''restore'' else ''delete'' end else ''update'' end', c, cmps[array_position(cols, c)]))
+                      filter (where c like '%\\_deleted\\_at'), '''update''')
+      into changes_sql, action_sql
+      from unnest(changed) c;
     execute format($q$
     insert into history (h_table, h_recordid, h_accountid, h_action, h_changes, h_userid, h_user_label)
-    select $1, (r.a ->> $2)::uuid, (r.a ->> $3)::uuid,
-           case when c.trashed then 'delete' when c.restored then 'restore' else 'update' end, c.changes, $6, $7
-      from (select to_jsonb(o) as b, to_jsonb(n) as a from old_rows o join new_rows n on n.%1$I = o.%1$I offset 0) r
-     cross join lateral (
-       select jsonb_object_agg(e.key, jsonb_build_array(
-                case when not (e.key = any($4)) then e.b when e.b in ('null'::jsonb, '""'::jsonb) then 'null'::jsonb else '"set"'::jsonb end,
-                case when not (e.key = any($4)) then e.value when e.value not in ('null'::jsonb, '""'::jsonb) then '"set"'::jsonb else '"cleared"'::jsonb end)) as changes,
-              bool_or(e.key like '%%\\_deleted\\_at' and e.value = 'null'::jsonb) as restored,
-              bool_or(e.key like '%%\\_deleted\\_at' and e.value <> 'null'::jsonb) as trashed
-         from (select x.key, x.value, coalesce(r.b -> x.key, 'null'::jsonb) as b from jsonb_each(r.a) x) e
-        where e.value <> e.b and e.key <> $2 and e.key is distinct from $3 and not (e.key = any($5))
-          and e.key not like '%%\\_created\\_at' and e.key not like '%%\\_updated\\_at') c
-     where c.changes is not null$q$, pk)
-    using TG_TABLE_NAME::text, pk, account_key, secrets, ignored, actor, actor_label;
+    select $1, x.id, x.account, x.action, x.changes, $2, $3
+      from (select n.%1$I::uuid as id, %2$s as account, %3$s as action, %4$s as changes
+              from old_rows o join new_rows n on n.%1$I = o.%1$I offset 0) x
+     where x.changes <> '{}'::jsonb$q$, pk, case when account_key is null then 'null::uuid' else format('n.%I::uuid', account_key) end, action_sql, changes_sql)
+    using TG_TABLE_NAME::text, actor, actor_label;
   elsif TG_OP = 'INSERT' then
     insert into history (h_table, h_recordid, h_accountid, h_action, h_changes, h_userid, h_user_label)
     select TG_TABLE_NAME, (r.a ->> pk)::uuid, (r.a ->> account_key)::uuid, 'create',

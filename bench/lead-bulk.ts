@@ -1,8 +1,8 @@
 // Leads' bulk through the generic POST …/leads/bulk (platform-and-flows.md section 1): one account with N leads
 // (default 10,000, a tenth of them card leads with a front and a back photo), then through HTTP as a member:
 //   1. update the whole filter's validity (ld_is_valid false), 2. hand every lead to another owner (ld_ownerid),
-//   3. delete the whole filter (the card photos' records and bytes go too).
-// Each lead is checked like a single update or delete (the leads' hooks, in a savepoint each), in one transaction.
+//   3. delete the whole filter (to the trash: one UPDATE of ld_deleted_at, a history entry per lead).
+// Each lead is checked like a single update or delete, set-wise, in one transaction.
 // npx tsx bench/lead-bulk.ts [--leads 10000] [--runs 1] [--only pglite|postgres]; BENCH_DATABASE_URL=postgres://... also runs on PostgreSQL.
 import { parseArgs } from 'node:util';
 import { startApp, type TestApp } from '../test/helpers/app.js';
@@ -60,10 +60,12 @@ async function bench(kind: 'pglite' | 'postgres') {
       await timed('owner (filter)', { action: 'update', filter, changes: { ld_ownerid: other.u_id } });
       const owned = Number((await t.db('leads').where({ ld_accountid: accountId, ld_ownerid: other.u_id }).count({ n: '*' }).first())?.n);
       if (owned !== total) throw new Error(`owner: ${owned} handed over`);
+      // Leads are a trash resource: the delete moves every lead to the trash (one UPDATE, api/crud/trash.ts trashMany);
+      // the photos stay until the purge.
       await timed('delete (filter)', { action: 'delete', filter });
-      const left = Number((await t.db('leads').where('ld_accountid', accountId).count({ n: '*' }).first())?.n);
-      const files = Number((await t.db('lead_files').where('lf_accountid', accountId).count({ n: '*' }).first())?.n);
-      if (left !== 0 || files !== 0) throw new Error(`delete: ${left} leads and ${files} photos left`);
+      const left = Number((await t.db('leads').where('ld_accountid', accountId).whereNull('ld_deleted_at').count({ n: '*' }).first())?.n);
+      const entries = Number((await t.db('history').where({ h_table: 'leads', h_action: 'delete' }).count({ n: '*' }).first())?.n);
+      if (left !== 0 || entries !== total) throw new Error(`delete: ${left} leads left live, ${entries} delete entries`);
     } finally {
       await t.close();
     }

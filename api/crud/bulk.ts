@@ -7,6 +7,8 @@ import { requirePermission } from '../middleware/auth.js';
 import type { Adapter } from './adapter.js';
 import { parseBody, rejectNulBytes } from './input.js';
 import { applyFilters, filterValueError, parseFilter } from './list.js';
+import { referenceConflict } from './references.js';
+import { trashMany } from './trash.js';
 import { fieldsOf } from '../../resources/define.js';
 import { isUuid } from '../../resources/fields.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
@@ -58,7 +60,8 @@ interface Reason {
  * 1): exactly one of ids and filter (filter {} = every row; both or neither → 400 bulk_target_invalid); changes only
  * of `bulk` fields (else 400 bulk_field_not_allowed), validated like a single update. One transaction; each row goes
  * through the resource's own update or delete (its rules, hooks and history), each in a savepoint so one refusal does
- * not hide the next; an id not in this account → 404, any refused row → 400 bulk_refused with the first few reasons;
+ * not hide the next — or, where the resource has it, the set-wise form of the same checks and write (updateMany /
+ * removeMany; a trash resource's delete is always set-wise: trash.ts trashMany); an id not in this account → 404, any refused row → 400 bulk_refused with the first few reasons;
  * either way nothing changes.
  */
 export function bulkRoute(router: Router, decl: ResourceDeclaration, adapter: Adapter): void {
@@ -84,10 +87,16 @@ export function bulkRoute(router: Router, decl: ResourceDeclaration, adapter: Ad
       const reasonOf = (id: string, err: ApiError): Reason => ({ id, code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) });
       // The resource's set-wise check and write first (a few statements for any number of rows); when it refuses a
       // row, its savepoint goes and every row is checked alone below, for the reasons.
-      // A trash resource's delete only marks each record (adapter.remove); its removeMany, if any, is the purge's.
+      // A trash resource's delete only marks each record (trashMany below); its removeMany, if any, is the purge's.
       const many = changes ? adapter.updateMany : decl.trash ? undefined : adapter.removeMany;
       let setWise = false;
-      if (many && rows.length) {
+      if (!changes && decl.trash && rows.length) {
+        // A trash resource's delete, set-wise (trash.ts trashMany): the single delete's check for every row at once.
+        const kept = await trashMany(trx, decl, adapter, req, rows);
+        refused = kept.length;
+        for (const id of kept.slice(0, BULK_REASONS)) reasons.push(reasonOf(id, referenceConflict()));
+        setWise = !refused;
+      } else if (many && rows.length) {
         try {
           await trx.transaction(async (sp) => {
             const done = changes ? await adapter.updateMany!(sp, rows, { ...changes }, req) : await adapter.removeMany!(sp, rows, req);

@@ -8,6 +8,7 @@ import { deletedAtOf, scopeFor, trashParentsOf } from '../models/scope.js';
 import { firstRow } from '../db/firstRow.js';
 import { resourceAdapter, type Adapter, type ResourceHooks } from './adapter.js';
 import { parseListQuery, runList, sendList } from './list.js';
+import { referencedAmong } from './references.js';
 import { uniqueConflict } from './rules.js';
 import { isUuid } from '../../resources/fields.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
@@ -80,6 +81,29 @@ export function trashRoutes(router: Router, decl: ResourceDeclaration, adapter: 
     if (afterCommit) await afterCommit();
     res.json(serialize(row));
   });
+}
+
+/** Ids per UPDATE of trashMany. */
+const TRASH_CHUNK = 5000;
+
+/**
+ * The delete of many records of a trash resource at once (POST …/bulk {action: "delete"}), as the single delete
+ * (adapter.remove) does it for one, set-wise: every id that a restricting reference keeps is refused (409
+ * reference_conflict, the single delete's answer), and when none is, one `UPDATE … SET <p>_deleted_at = now()` per
+ * 5,000 live records of the request's scope (the history's trigger writes a delete entry for each). Records that hang
+ * on one of them (`parent` / `trashWith`: a lead's event) are left as they are: the trash hides them with it, as after a
+ * single delete. Answers the refused ids, in the order given; nothing is written when there is one.
+ */
+export async function trashMany(trx: Knex.Transaction, decl: ResourceDeclaration, adapter: Adapter, req: Request, rows: Row[]): Promise<string[]> {
+  const keys = rows.map((r) => String(r[decl.primaryKey]));
+  const kept = await referencedAmong(trx, decl.table, keys);
+  if (kept.size) return rows.filter((_, i) => kept.has(keys[i])).map((r) => String(r[adapter.idColumn]));
+  const ids = rows.map((r) => String(r[adapter.idColumn]));
+  for (let i = 0; i < ids.length; i += TRASH_CHUNK)
+    await scopeFor(trx, decl, req)
+      .whereIn(`${decl.table}.${adapter.idColumn}`, ids.slice(i, i + TRASH_CHUNK))
+      .update({ [deletedAtOf(decl)]: trx.fn.now() });
+  return [];
 }
 
 /** A request as the purge's hooks read it, for the job that runs outside any request: the app and the account. */

@@ -124,11 +124,121 @@ export async function dropPrefixSearchIndex(knex: Knex, table: string, column: s
 }
 
 /**
- * The history of a table's records (platform-and-flows.md section 1, history): an AFTER trigger that writes one row of
- * `history` per insert, update and delete, in the same transaction as the change, whoever makes it (the generic API,
- * a bulk change, an import, the capture app, SQL by hand): a change without its entry cannot happen. `secrets` are
+ * The function the history's triggers run (historyTrigger): one statement-level AFTER trigger per operation with the
+ * statement's transition tables, so a statement that changes 10,000 rows writes their 10,000 entries with one
+ * `INSERT … SELECT` instead of 10,000 calls of a row trigger (each a PL/pgSQL call, three row-to-JSON conversions, a
+ * query for the changes and an insert of its own). What it writes is what the row trigger of 20261126000001 wrote:
+ *
+ * - create: every column that is not null; delete: every column that was not null (nothing when the row's account is
+ *   gone by the end of the statement: the account's cascade takes its history with it); update: the columns that
+ *   changed, no entry when none did; setting `<p>_deleted_at` is a delete, clearing it a restore;
+ * - never the primary key, the account key, `ignore`d columns, `*_created_at`, `*_updated_at`;
+ * - a secret as "set" / "cleared" / null, never its value;
+ * - the actor from the transaction's settings, read once per statement.
+ *
+ * JIT is off for it: the planner cannot know the transition tables' sizes, guesses costs high, and compiled the query
+ * for half a second on each bulk statement (longer than the work).
+ *
+ * An update is two queries in dynamic SQL, each planned for the statement's own rows (a plan cached by PL/pgSQL from a
+ * one-row statement, a nested loop, took minutes for 10,000 rows on PGlite): which columns changed in any row (old and
+ * new rows joined on the key column, one `bool_or(o.c is distinct from n.c)` per column: plain comparisons of the
+ * columns' own types), then the entries with those columns alone as JSON. Converting every row whole to JSON twice and
+ * comparing it key by key, as the row trigger did, cost twice as much on a bulk update of one column.
+ *
+ * Created (or replaced) by every historyTrigger call, so any migration that adds a history, before or after
+ * 20261127000101 (which moved the row triggers to it), finds it.
+ */
+export const HISTORY_FUNCTION = `
+create or replace function ls_history_set() returns trigger language plpgsql set jit = off as $$
+declare
+  pk text := TG_ARGV[0];
+  account_key text := nullif(TG_ARGV[1], '');
+  secrets text[] := TG_ARGV[2]::text[];
+  ignored text[] := TG_ARGV[3]::text[];
+  actor uuid := nullif(current_setting('ls.actor_id', true), '')::uuid;
+  actor_label text := coalesce(nullif(current_setting('ls.actor_label', true), ''), 'system');
+  cols text[];
+  cmps text[];
+  changed text[];
+  changes_sql text;
+  action_sql text;
+begin
+  if TG_OP = 'UPDATE' then
+    -- The columns that count (not the key, the account, ignored or bookkeeping ones), each compared as its own type
+    -- (json and xml have no equality: as text).
+    select array_agg(a.attname::text order by a.attnum),
+           array_agg(format(case when a.atttypid in ('json'::regtype, 'xml'::regtype) then 'o.%1$I::text is distinct from n.%1$I::text'
+                                 else 'o.%1$I is distinct from n.%1$I' end, a.attname) order by a.attnum)
+      into cols, cmps
+      from pg_attribute a
+     where a.attrelid = TG_RELID and a.attnum > 0 and not a.attisdropped and a.attname <> pk and a.attname is distinct from account_key
+       and not (a.attname = any(ignored)) and a.attname not like '%\\_created\\_at' and a.attname not like '%\\_updated\\_at';
+    -- Dynamic SQL, planned for this statement's own number of rows (old and new rows joined on the key column: a
+    -- plan cached by PL/pgSQL from a one-row statement would be a nested loop). First the columns that changed in any
+    -- row, in one pass of plain comparisons ...
+    execute format('select array[%s] from old_rows o join new_rows n on n.%I = o.%I',
+                   (select string_agg(format('case when bool_or(%s) then %L end', cmps[i], cols[i]), ', ') from generate_subscripts(cols, 1) i), pk, pk)
+      into changed;
+    changed := array_remove(changed, null);
+    if coalesce(cardinality(changed), 0) = 0 then
+      return null;
+    end if;
+    -- ... then an entry per row with those columns alone: [before, after] as JSON, a secret as set/cleared.
+    select string_agg(format(case when c = any(secrets)
+             then 'case when %2$s then jsonb_build_object(%1$L, jsonb_build_array(case when o.%1$I is null or to_jsonb(o.%1$I) = ''""'' then ''null''::jsonb else ''"set"''::jsonb end, case when n.%1$I is null or to_jsonb(n.%1$I) = ''""'' then ''"cleared"''::jsonb else ''"set"''::jsonb end)) else ''{}''::jsonb end'
+             else 'case when %2$s then jsonb_build_object(%1$L, jsonb_build_array(to_jsonb(o.%1$I), to_jsonb(n.%1$I))) else ''{}''::jsonb end' end,
+             c, cmps[array_position(cols, c)]), ' || '),
+           coalesce(min(format('case when %2$s then case when n.%1$I is null then ''restore'' else ''delete'' end else ''update'' end', c, cmps[array_position(cols, c)]))
+                      filter (where c like '%\\_deleted\\_at'), '''update''')
+      into changes_sql, action_sql
+      from unnest(changed) c;
+    execute format($q$
+    insert into history (h_table, h_recordid, h_accountid, h_action, h_changes, h_userid, h_user_label)
+    select $1, x.id, x.account, x.action, x.changes, $2, $3
+      from (select n.%1$I::uuid as id, %2$s as account, %3$s as action, %4$s as changes
+              from old_rows o join new_rows n on n.%1$I = o.%1$I offset 0) x
+     where x.changes <> '{}'::jsonb$q$, pk, case when account_key is null then 'null::uuid' else format('n.%I::uuid', account_key) end, action_sql, changes_sql)
+    using TG_TABLE_NAME::text, actor, actor_label;
+  elsif TG_OP = 'INSERT' then
+    insert into history (h_table, h_recordid, h_accountid, h_action, h_changes, h_userid, h_user_label)
+    select TG_TABLE_NAME, (r.a ->> pk)::uuid, (r.a ->> account_key)::uuid, 'create',
+           coalesce((select jsonb_object_agg(e.key, jsonb_build_array('null'::jsonb,
+                       case when not (e.key = any(secrets)) then e.value when e.value not in ('null'::jsonb, '""'::jsonb) then '"set"'::jsonb else 'null'::jsonb end))
+                       from jsonb_each(r.a) e
+                      where e.value <> 'null'::jsonb and e.key <> pk and e.key is distinct from account_key and not (e.key = any(ignored))
+                        and e.key not like '%\\_created\\_at' and e.key not like '%\\_updated\\_at'), '{}'::jsonb),
+           actor, actor_label
+      from (select to_jsonb(n) as a from new_rows n) r;
+  else
+    insert into history (h_table, h_recordid, h_accountid, h_action, h_changes, h_userid, h_user_label)
+    select TG_TABLE_NAME, (r.b ->> pk)::uuid, (r.b ->> account_key)::uuid, 'delete',
+           coalesce((select jsonb_object_agg(e.key, jsonb_build_array(
+                       case when not (e.key = any(secrets)) then e.value when e.value in ('null'::jsonb, '""'::jsonb) then 'null'::jsonb else '"set"'::jsonb end, 'null'::jsonb))
+                       from jsonb_each(r.b) e
+                      where e.value <> 'null'::jsonb and e.key <> pk and e.key is distinct from account_key and not (e.key = any(ignored))
+                        and e.key not like '%\\_created\\_at' and e.key not like '%\\_updated\\_at'), '{}'::jsonb),
+           actor, actor_label
+      from (select to_jsonb(o) as b from old_rows o) r
+     where account_key is null or exists (select 1 from accounts where a_id = (r.b ->> account_key)::uuid);
+  end if;
+  return null;
+end
+$$`;
+
+/** The three triggers of a table's history: one per operation (a trigger with transition tables serves one). */
+const HISTORY_TRIGGERS = [
+  ['history', 'update', 'referencing old table as old_rows new table as new_rows'],
+  ['history_insert', 'insert', 'referencing new table as new_rows'],
+  ['history_delete', 'delete', 'referencing old table as old_rows'],
+] as const;
+
+/**
+ * The history of a table's records (platform-and-flows.md section 1, history): AFTER triggers that write one row of
+ * `history` per inserted, updated and deleted row, in the same transaction as the change, whoever makes it (the generic
+ * API, a bulk change, an import, the capture app, SQL by hand): a change without its entry cannot happen. `secrets` are
  * recorded only as "set"/"cleared"; `ignore` columns (bookkeeping) are left out of the changes. The actor comes from
- * the transaction's settings ls.actor_id / ls.actor_label (api/db/actor.ts), "system" when none was set.
+ * the transaction's settings ls.actor_id / ls.actor_label (api/db/actor.ts), "system" when none was set. Set-wise, per
+ * statement (HISTORY_FUNCTION).
  */
 export async function historyTrigger(
   knex: Knex,
@@ -138,15 +248,37 @@ export async function historyTrigger(
   secrets: readonly string[] = [],
   ignore: readonly string[] = [],
 ): Promise<void> {
+  const args = historyTriggerArgs(table, pk, accountKey, secrets, ignore);
+  await knex.raw(HISTORY_FUNCTION);
+  for (const [suffix, op, referencing] of HISTORY_TRIGGERS)
+    await knex.raw(`create trigger ?? after ${op} on ?? ${referencing} for each statement execute function ls_history_set(${args})`, [`${table}_${suffix}`, table]);
+}
+
+/** The trigger's arguments as SQL literals (DDL takes no bind parameters): column names, checked. */
+function historyTriggerArgs(table: string, pk: string, accountKey: string | null, secrets: readonly string[], ignore: readonly string[]): string {
   const names = [pk, ...(accountKey ? [accountKey] : []), ...secrets, ...ignore];
   for (const n of names) if (!/^[a-z][a-z0-9_]*$/.test(n)) throw new Error(`historyTrigger ${table}: ${n} is not a column name`);
-  // A trigger's arguments are literals (DDL takes no bind parameters): column names, checked above.
-  const args = [pk, accountKey ?? '', `{${secrets.join(',')}}`, `{${ignore.join(',')}}`].map((a) => `'${a}'`).join(', ');
+  return [pk, accountKey ?? '', `{${secrets.join(',')}}`, `{${ignore.join(',')}}`].map((a) => `'${a}'`).join(', ');
+}
+
+/**
+ * The row trigger of 20261126000001 (ls_history(), one call per row), for that migration's undoing in 20261127000101;
+ * new histories use historyTrigger.
+ */
+export async function historyRowTrigger(
+  knex: Knex,
+  table: string,
+  pk: string,
+  accountKey: string | null,
+  secrets: readonly string[] = [],
+  ignore: readonly string[] = [],
+): Promise<void> {
+  const args = historyTriggerArgs(table, pk, accountKey, secrets, ignore);
   await knex.raw(`create trigger ?? after insert or update or delete on ?? for each row execute function ls_history(${args})`, [historyTriggerName(table), table]);
 }
 
 export const historyTriggerName = (table: string) => `${table}_history`;
 
 export async function dropHistoryTrigger(knex: Knex, table: string): Promise<void> {
-  await knex.raw('drop trigger if exists ?? on ??', [historyTriggerName(table), table]);
+  for (const [suffix] of HISTORY_TRIGGERS) await knex.raw('drop trigger if exists ?? on ??', [`${table}_${suffix}`, table]);
 }

@@ -383,6 +383,65 @@ describeEachDb('trash: what a trashed record is hidden from', (kind) => {
     expect((await root.get(api(`lists/${list.id}`))).status).toBe(200);
   });
 
+  it('a bulk delete is set-wise: every lead of the filter to the trash with a delete entry each, the event kept, each one restorable', async () => {
+    const ev = await insertEvent(t.db, a, { ev_title: 'Bulk fair' });
+    const other = await insertEvent(t.db, a, { ev_title: 'Bulk other' });
+    await t.db.raw(`insert into leads (ld_accountid, ld_eventid, ld_source, ld_last_name) select ?, ?, 'manual', 'Bulk' || g from generate_series(1, 1200) g`, [a, ev.ev_id]);
+    const spared = await insertLead(t.db, a, other.ev_id, { ld_last_name: 'Spared' });
+    const ids = (await t.db('leads').where('ld_eventid', ev.ev_id).pluck('ld_id')) as string[];
+    expect(ids).toHaveLength(1200);
+    const statements: string[] = [];
+    const listen = (q: { sql: string }) => statements.push(q.sql);
+    t.db.on('query', listen);
+    const res = await root.post(api('leads/bulk'), { action: 'delete', filter: { ld_eventid: ev.ev_id } });
+    t.db.removeListener('query', listen);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ count: 1200 });
+    // One UPDATE for the lot, no savepoint per lead.
+    expect(statements.filter((q) => /^update "leads"/i.test(q))).toHaveLength(1);
+    expect(statements.filter((q) => /savepoint/i.test(q)).length).toBeLessThan(3);
+    expect(Number((await t.db('leads').whereIn('ld_id', ids).whereNotNull('ld_deleted_at').count({ n: '*' }).first())?.n)).toBe(1200);
+    expect(Number((await t.db('leads').whereIn('ld_id', ids).whereNull('ld_deleted_at').count({ n: '*' }).first())?.n)).toBe(0);
+    expect(await t.db('leads').where('ld_id', spared.ld_id).first('ld_deleted_at')).toEqual({ ld_deleted_at: null });
+    expect(await t.db('events').where('ev_id', ev.ev_id).first('ev_deleted_at')).toEqual({ ev_deleted_at: null });
+    // A history entry per lead, as a single delete writes it: action delete, the time it went, who did it.
+    const entries = await t.db('history').where({ h_table: 'leads', h_action: 'delete' }).whereIn('h_recordid', ids).select('h_recordid', 'h_changes', 'h_userid');
+    expect(entries).toHaveLength(1200);
+    expect(new Set(entries.map((e) => e.h_recordid)).size).toBe(1200);
+    for (const e of entries.slice(0, 5)) {
+      expect(e.h_userid).toBe(root.userId);
+      expect(Object.keys(e.h_changes)).toEqual(['ld_deleted_at']);
+      expect(e.h_changes.ld_deleted_at[0]).toBeNull();
+    }
+    const trashed = await root.get(`${api('leads/trash')}?${qs({ filter: { ld_eventid: ev.ev_id }, range: [0, 99] })}`);
+    expect(trashed.status, JSON.stringify(trashed.body)).toBe(200);
+    expect(trashed.headers['content-range']).toMatch(/\/1200$/);
+    expect(trashed.body.every((l: { ld_id: string }) => ids.includes(l.ld_id))).toBe(true);
+    // Restore works after it, lead by lead, with its own entry.
+    const res2 = await root.post(api(`leads/${ids[7]}/restore`));
+    expect(res2.status, JSON.stringify(res2.body)).toBe(200);
+    expect((await root.get(api(`leads/${ids[7]}`))).status).toBe(200);
+    expect(await t.db('history').where({ h_table: 'leads', h_recordid: ids[7] }).orderBy('h_seq', 'desc').first('h_action')).toEqual({ h_action: 'restore' });
+    // The trashed leads are no longer in the filter: a second bulk delete finds the restored one only.
+    expect((await root.post(api('leads/bulk'), { action: 'delete', filter: { ld_eventid: ev.ev_id } })).body).toEqual({ count: 1 });
+  });
+
+  it('a set-wise bulk delete keeps all or nothing: one record a form element uses refuses the whole call with its reason', async () => {
+    const lists = [];
+    for (let i = 0; i < 3; i++) lists.push(await createRecord(root, a, resourceNamed('lists')!, { l_title: `Bulk ${i}`, l_name: uid() }));
+    const form = await createRecord(root, a, resourceNamed('forms')!, { f_title: 'Bulk form', f_name: uid() });
+    const el = await root.post(api('form-elements'), { fe_formid: form.id, fe_name: 'pick', fe_title: 'Pick', fe_type: 'choice_chips_single', fe_listid: lists[1].id });
+    expect(el.status, JSON.stringify(el.body)).toBe(201);
+    const before = Number((await t.db('history').where({ h_table: 'lists', h_action: 'delete' }).count({ n: '*' }).first())?.n);
+    const res = await root.post(api('lists/bulk'), { action: 'delete', ids: lists.map((l) => l.id) });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'bulk_refused', refused: 1, reasons: [{ id: lists[1].id, code: 'reference_conflict' }] });
+    for (const l of lists) expect((await root.get(api(`lists/${l.id}`))).status).toBe(200);
+    expect(Number((await t.db('history').where({ h_table: 'lists', h_action: 'delete' }).count({ n: '*' }).first())?.n)).toBe(before);
+    const ok = await root.post(api('lists/bulk'), { action: 'delete', ids: [lists[0].id, lists[2].id] });
+    expect(ok.body).toEqual({ count: 2 });
+  });
+
   it('the capture app does not offer a trashed event', async () => {
     const ev = await createRecord(root, a, resourceNamed('events')!, { ev_title: 'Capture me', ev_name: uid(), ev_access_type: 'open', ev_is_enabled: true });
     const rep = await t.signedIn('member', `rep-${uid()}@trash.example.com`);

@@ -1,0 +1,287 @@
+// Issue 16's performance goals on PostgreSQL, over 1,000,000 leads (and 1,000,000 users for the generic export):
+//   1. export of 1,000,000 leads through HTTP, both exports: the leads' own (GET …/leads/export.csv,
+//      api/console/leadExport.ts) and the generic one of every list (api/crud/export.ts, over the users list, which
+//      the leads' own route shadows for leads): rows/s (goal ≥ 50,000) and the server's RSS growth (goal < 100 MB),
+//      the server a child process, VmRSS sampled every 20 ms;
+//   2. bulk update of 100,000 leads by filter (POST …/leads/bulk, one event's leads): ld_is_valid, then ld_ownerid
+//      (goal < 10 s each);
+//   3. a list page with the trash condition against the same page without it: the list's own SQL (captured from
+//      api/crud/list.ts runList) on `leads` (partial indexes `where ld_deleted_at is null`) against the same SQL with the
+//      trash conditions taken out on `leads_plain`, a copy of the live leads without the trash column and with the
+//      indexes as they were before the trash (20261122000002), arms alternating, medians (goal: within 10%).
+// The fixture is set-based (one INSERT … SELECT FROM generate_series per table; the history triggers are not fired
+// for it: session_replication_role = replica).
+// npx tsx bench/issue16.ts [--leads 1000000] [--users 1000000] [--exports 2] [--reps 30] [--keep] [--db name]
+// Needs BENCH_DATABASE_URL or TEST_DATABASE_URL (a server where the user may create databases).
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+
+const { values } = parseArgs({
+  options: {
+    leads: { type: 'string', default: '1000000' },
+    users: { type: 'string', default: '1000000' },
+    exports: { type: 'string', default: '2' },
+    reps: { type: 'string', default: '30' },
+    keep: { type: 'boolean', default: false },
+    child: { type: 'string' },
+    url: { type: 'string' },
+    db: { type: 'string' },
+  },
+});
+
+const load = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', 'api', '--url', url], {
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      const m = /ready (\d+)/.exec(String(d));
+      if (m) resolve({ child, base: `http://127.0.0.1:${m[1]}` });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+}
+
+async function main() {
+  const baseUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
+  if (!baseUrl) {
+    console.log('skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server');
+    return;
+  }
+  const totalLeads = Number(values.leads);
+  const totalUsers = Number(values.users);
+  const name = values.db ?? `ls_bench_i16_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const reuse = Boolean(values.db) && (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+  if (!reuse) await admin.query(`create database ${name}`);
+  let server: ChildProcess | undefined;
+  try {
+    const { createKnex } = await import('../api/db/knex.js');
+    const { prepareDatabase, upsertUser } = await import('../api/db/bootstrap.js');
+    const db = createKnex({ databaseUrl: url.toString() });
+    await prepareDatabase(db);
+    if (!reuse) {
+      const t0 = Date.now();
+      await upsertUser(db, { email: 'root@bench.example', password: 'bench-password', role: 'root' });
+      const [account] = await db('accounts').insert({ a_name: 'Bench i16' }).returning('a_id');
+      await db.raw(`insert into users (u_email, u_first_name, u_last_name) select 'staff' || g || '@bench.example', 'Staff', 'Member ' || g from generate_series(1, 20) g`);
+      await db.raw(`insert into account_users (au_accountid, au_userid, au_role) select ?, u_id, 'member' from users where u_email like 'staff%@bench.example'`, [account.a_id]);
+      await db.raw(`insert into events (ev_accountid, ev_title, ev_name, ev_access_type) select ?, 'Event ' || g, 'event-' || g, 'open' from generate_series(1, 10) g`, [
+        account.a_id,
+      ]);
+      await db.transaction(async (trx) => {
+        await trx.raw('set local session_replication_role = replica');
+        await trx.raw(
+          `with ev as (select array_agg(ev_id order by ev_name) ids from events where ev_accountid = ?),
+                ow as (select array_agg(u_id order by u_email) ids from users where u_email like 'staff%@bench.example')
+           insert into leads (ld_accountid, ld_eventid, ld_email, ld_first_name, ld_last_name, ld_ownerid, ld_captured_by, ld_answers,
+                              ld_is_valid, ld_transcription_status, ld_source, ld_badge_code, ld_consent_news, ld_captured_at, ld_deleted_at)
+           select ?, ev.ids[1 + g % 10], 'lead' || g || '@example.com', 'First' || (g % 1000), 'Last' || (g % 777),
+                  ow.ids[1 + (g / 7) % 20], ow.ids[1 + (g / 7) % 20],
+                  jsonb_build_object('company', 'Company ' || (g % 5000), 'budget', (g % 10) * 5),
+                  g % 10 <> 0,
+                  case when g % 97 = 0 then 'pending' when g % 89 = 0 then 'postponed' else 'none' end,
+                  (array['registration','scan','card','manual','download'])[1 + g % 5],
+                  case when g % 5 = 1 then 'B' || g end, g % 3 = 0,
+                  timestamptz '2026-01-01 00:00:00+00' + g * interval '31 seconds',
+                  case when g % 500 = 1 then now() end
+             from generate_series(1, ?) g, ev, ow`,
+          [account.a_id, account.a_id, totalLeads],
+        );
+        await trx.raw(
+          `insert into users (u_email, u_first_name, u_last_name, u_role, u_is_enabled) select 'user' || g || '@bench.example', 'First' || (g % 1000), 'Last' || (g % 777), 'member', g % 9 <> 0 from generate_series(1, ?) g`,
+          [totalUsers],
+        );
+      });
+      // The list without a trash: the live leads, no trash column, the list's indexes whole (as before 20261126000005).
+      await db.raw('create table leads_plain as select * from leads where ld_deleted_at is null');
+      await db.raw('alter table leads_plain drop column ld_deleted_at');
+      // Every index of leads but its key, a partial one on live leads made whole, none on the trash column.
+      const indexes = (await db.raw(`select indexname, indexdef from pg_indexes where tablename = 'leads' and indexname <> 'leads_pkey'`)).rows as {
+        indexname: string;
+        indexdef: string;
+      }[];
+      for (const { indexname, indexdef } of indexes) {
+        const def = indexdef.replace(/ WHERE \(ld_deleted_at IS NULL\)$/, '');
+        if (/ld_deleted_at/.test(def)) continue;
+        await db.raw(def.replace(` ${indexname} ON public.leads `, ` ${indexname}_plain ON public.leads_plain `));
+      }
+      await db.raw('alter table leads_plain add primary key (ld_id)');
+      for (const table of ['leads', 'leads_plain', 'users', 'events']) await db.raw(`vacuum analyze ${table}`);
+      console.log(
+        `seeded ${totalLeads.toLocaleString('en')} leads, ${totalUsers.toLocaleString('en')} users and the copy in ${((Date.now() - t0) / 1000).toFixed(1)} s (load ${load()})`,
+      );
+    }
+    const accountId = (await db('accounts').where('a_name', 'Bench i16').first('a_id')).a_id as string;
+    const events = (await db('events').where('ev_accountid', accountId).orderBy('ev_name').pluck('ev_id')) as string[];
+    const owners = (await db('users').where('u_email', 'like', 'staff%@bench.example').orderBy('u_email').pluck('u_id')) as string[];
+    const liveLeads = Number((await db('leads').where('ld_accountid', accountId).whereNull('ld_deleted_at').count({ n: '*' }).first())?.n);
+    const allUsers = Number((await db('users').count({ n: '*' }).first())?.n);
+    // A reused database: the bulk sets what its leads do not have yet (a change to the same value would be no change).
+    const now = (await db('leads').where('ld_eventid', events[0]).whereNull('ld_deleted_at').first('ld_is_valid', 'ld_ownerid')) as { ld_is_valid: boolean; ld_ownerid: string };
+    const bulkChanges = { validity: { ld_is_valid: !now.ld_is_valid }, owner: { ld_ownerid: now.ld_ownerid === owners[5] ? owners[6] : owners[5] } };
+
+    // ---- 3. the list with and without the trash condition (SQL, side by side) -------------------------------------
+    {
+      const { leads } = await import('../resources/leads.js');
+      const { resourceNamed } = await import('../resources/index.js');
+      const { resourceAdapter } = await import('../api/crud/adapter.js');
+      const { parseListQuery, runList } = await import('../api/crud/list.js');
+      const { leadsHooks } = await import('../api/console/leads.js');
+      const adapter = resourceAdapter(leads, leadsHooks, resourceNamed);
+      const cases: [string, Record<string, unknown>, [string, string]][] = [
+        ['everything, newest first', {}, ['ld_captured_at', 'DESC']],
+        ['event, newest first', { ld_eventid: events[3] }, ['ld_captured_at', 'DESC']],
+        ['invalid, oldest first', { ld_is_valid: false }, ['ld_captured_at', 'ASC']],
+        ['source, by last name', { ld_source: 'card' }, ['ld_last_name', 'ASC']],
+        ['event + source', { ld_eventid: events[1], ld_source: 'scan' }, ['ld_captured_at', 'DESC']],
+      ];
+      console.log(`\nlist page (25 rows) with the trash condition vs without it, ${values.reps} runs each, alternating (load ${load()}):`);
+      const ratios: number[] = [];
+      for (const [label, filter, sort] of cases) {
+        const req = { account: { a_id: accountId }, query: { filter: JSON.stringify(filter), sort: JSON.stringify(sort), range: JSON.stringify([0, 24]) } };
+        const captured: { sql: string; bindings: unknown[] }[] = [];
+        const listen = (q: { sql: string; bindings: unknown[] }) => captured.push(q);
+        db.on('query', listen);
+        const query = parseListQuery(req as never, leads, 'ld_id');
+        await runList(db, () => adapter.query(db, req as never), query, leads, 'ld_id', 10_000);
+        db.removeListener('query', listen);
+        const pageQuery = captured.find((q) => /limit/i.test(q.sql) && !/count\(/i.test(q.sql))!;
+        const withTrash = pageQuery.sql;
+        const without = withTrash
+          .replace(/ and "leads"\."ld_deleted_at" is null/g, '')
+          .replace(/ and not exists \(select 1 from "events" where "events"\."ev_id" = "leads"\."ld_eventid" and "events"\."ev_deleted_at" is not null\)/g, '')
+          .replace(/"leads"/g, '"leads_plain"');
+        if (without === withTrash.replace(/"leads"/g, '"leads_plain"') || /deleted_at/.test(without)) throw new Error(`could not take the trash out of: ${withTrash}`);
+        const run = async (sql: string) => {
+          const t0 = performance.now();
+          await db.raw(sql.replace(/\$\d+/g, '?'), pageQuery.bindings as never);
+          return performance.now() - t0;
+        };
+        const a: number[] = [];
+        const b: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          await run(withTrash);
+          await run(without);
+        }
+        for (let i = 0; i < Number(values.reps); i++) {
+          if (i % 2) {
+            a.push(await run(withTrash));
+            b.push(await run(without));
+          } else {
+            b.push(await run(without));
+            a.push(await run(withTrash));
+          }
+        }
+        const ratio = median(a) / median(b);
+        ratios.push(ratio);
+        console.log(`  ${label.padEnd(28)} with ${median(a).toFixed(2)} ms, without ${median(b).toFixed(2)} ms: ratio ${ratio.toFixed(3)}`);
+        if (label === cases[0][0]) console.log(`    the SQL: ${withTrash}`);
+      }
+      console.log(`  median ratio ${median(ratios).toFixed(3)} (goal ≤ 1.10; load ${load()})`);
+    }
+    await db.destroy();
+
+    const api = await startServer(url.toString());
+    server = api.child;
+    const first = await fetch(`${api.base}/api/1/auth/me`);
+    const csrf = /ls\.csrf-token=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')![1];
+    const login = await fetch(`${api.base}/api/1/auth/web`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': decodeURIComponent(csrf), Cookie: `ls.csrf-token=${csrf}` },
+      body: JSON.stringify({ u_email: 'root@bench.example', u_password: 'bench-password' }),
+    });
+    if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
+    const set = login.headers.getSetCookie().join(';');
+    const sessionCsrf = /ls\.csrf-token=([^;]+)/.exec(set)![1];
+    const cookie = `ls.sid=${/ls\.sid=([^;]+)/.exec(set)![1]}; ls.csrf-token=${sessionCsrf}`;
+
+    // ---- 1. exports ------------------------------------------------------------------------------------------------
+    const exports: [string, string, number][] = [
+      ['leads (leadExport.ts)', `/api/1/accounts/${accountId}/leads/export.csv`, liveLeads],
+      ['users (crud/export.ts)', `/api/1/users/export.csv`, allUsers],
+    ];
+    for (const [label, path, expected] of exports) {
+      console.log(`\nexport of ${label}, ${expected.toLocaleString('en')} rows, ${values.exports} runs:`);
+      const rates: number[] = [];
+      const growths: number[] = [];
+      for (let i = 0; i < Number(values.exports); i++) {
+        const base = rssMb(api.child.pid!);
+        let peak = base;
+        const sampler = setInterval(() => (peak = Math.max(peak, rssMb(api.child.pid!))), 20);
+        const t0 = performance.now();
+        const res = await fetch(`${api.base}${path}`, { headers: { Cookie: cookie } });
+        let rows = -1; // the header line
+        let bytes = 0;
+        const decoder = new TextDecoder();
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          bytes += chunk.length;
+          const text = decoder.decode(chunk, { stream: true });
+          for (let k = text.indexOf('\n'); k !== -1; k = text.indexOf('\n', k + 1)) rows++;
+        }
+        const took = (performance.now() - t0) / 1000;
+        clearInterval(sampler);
+        if (res.status !== 200 || rows !== expected) throw new Error(`export ${label}: status ${res.status}, ${rows} rows`);
+        rates.push(rows / took);
+        growths.push(peak - base);
+        console.log(
+          `  run ${i + 1}: ${(bytes / 1024 / 1024).toFixed(1)} MB in ${took.toFixed(2)} s = ${Math.round(rows / took).toLocaleString('en')} rows/s; server RSS ${base.toFixed(0)} → ${peak.toFixed(0)} MB (+${(peak - base).toFixed(1)} MB); load ${load()}`,
+        );
+      }
+      console.log(`  median ${Math.round(median(rates)).toLocaleString('en')} rows/s (goal ≥ 50,000); RSS growth max +${Math.max(...growths).toFixed(1)} MB (goal < 100 MB)`);
+    }
+
+    // ---- 2. bulk update of one event's leads by filter -------------------------------------------------------------
+    const perEvent = (
+      await fetch(`${api.base}/api/1/accounts/${accountId}/leads?filter=${encodeURIComponent(JSON.stringify({ ld_eventid: events[0] }))}&range=[0,0]`, {
+        headers: { Cookie: cookie },
+      })
+    ).headers.get('content-range');
+    console.log(`\nbulk update by filter {ld_eventid} (${perEvent}):`);
+    for (const [label, changes] of Object.entries(bulkChanges)) {
+      const t0 = performance.now();
+      const res = await fetch(`${api.base}/api/1/accounts/${accountId}/leads/bulk`, {
+        method: 'POST',
+        headers: { Cookie: cookie, 'Content-Type': 'application/json', 'X-CSRF-Token': decodeURIComponent(sessionCsrf) },
+        body: JSON.stringify({ action: 'update', filter: { ld_eventid: events[0] }, changes }),
+      });
+      const took = (performance.now() - t0) / 1000;
+      const body = (await res.json()) as { count?: number };
+      if (res.status !== 200) throw new Error(`bulk ${label}: ${res.status} ${JSON.stringify(body)}`);
+      console.log(`  ${label}: ${body.count!.toLocaleString('en')} leads in ${took.toFixed(2)} s (goal < 10 s; load ${load()})`);
+    }
+  } finally {
+    server?.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, 1000));
+    if (!values.keep) await admin.query(`drop database if exists ${name} with (force)`);
+    else console.log(`kept database ${name} (--db ${name} reuses it)`);
+    await admin.end();
+  }
+}
+
+if (values.child === 'api') {
+  const { loadConfig } = await import('../api/config.js');
+  const { createApp } = await import('../api/app.js');
+  const { openDatabase } = await import('../api/db/bootstrap.js');
+  const config = loadConfig({ ...process.env, DATABASE_URL: values.url, LOG_LEVEL: 'silent', SESSION_SECRET: 'bench-'.padEnd(40, 'x'), DATA_DIR: '/tmp/ls-bench-i16' });
+  const db = openDatabase(config);
+  const { app } = createApp({ db, config, log: () => undefined });
+  const server = app.listen(0, '127.0.0.1', () => console.log(`ready ${(server.address() as { port: number }).port}`));
+  process.on('SIGINT', () => process.exit(0));
+} else {
+  await main();
+}

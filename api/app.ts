@@ -24,6 +24,7 @@ import { authRouter, verifyEmail } from './routes/auth.js';
 import { apiTokensRouter } from './routes/apiTokens.js';
 import { publicInviteRouter } from './routes/publicInvite.js';
 import { publicHandoffRouter } from './routes/publicHandoff.js';
+import { publicConversationRouter } from './routes/publicConversation.js';
 import { ownHandoffsRouter } from './routes/ownHandoffs.js';
 import { emailsRouter } from './routes/emails.js';
 import { storageRouter } from './routes/storage.js';
@@ -160,6 +161,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   api.get('/openapi.json', openApiHandler());
   // Paths of their own (/handoff/…, /handoffs) under no common prefix: last, so no other call walks their routes.
   api.use(publicHandoffRouter());
+  api.use(publicConversationRouter());
   api.use(ownHandoffsRouter());
   api.use(notFoundHandler);
   app.use('/api/1', api);

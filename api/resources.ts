@@ -13,6 +13,7 @@ import { listsRoutes } from './console/lists.js';
 import { integrationsRoutes } from './console/integrations.js';
 import { formStylesRoutes } from './console/formStyles.js';
 import { handoffsHooks } from './console/handoffs.js';
+import { conversationsHooks } from './console/conversations.js';
 import { statsRouter } from './console/stats.js';
 import { leadsBulkHooks, leadsHooks, leadsRoutes } from './console/leads.js';
 import { leadFilesRouter } from './console/leadFiles.js';
@@ -54,6 +55,7 @@ const RESOURCE_HOOKS: Record<string, ResourceHooks | 'own'> = {
   integrations: { routes: integrationsRoutes },
   'form-styles': { routes: formStylesRoutes },
   handoffs: handoffsHooks,
+  conversations: conversationsHooks,
   leads: { ...leadsHooks, ...leadsBulkHooks, routes: leadsRoutes },
   assets: { ...assetsHooks, routes: assetsRoutes },
   collections: { ...collectionsHooks, routes: collectionsRoutes },

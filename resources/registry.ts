@@ -23,6 +23,7 @@ import { mailTemplates } from './mailTemplates.js';
 import { settings } from './settings.js';
 import { leads } from './leads.js';
 import { handoffs } from './handoffs.js';
+import { conversations } from './conversations.js';
 import { assets } from './assets.js';
 import { collections } from './collections.js';
 import { carousels, variants, slides, layers, carouselGroups, codes } from './carousels.js';
@@ -46,6 +47,7 @@ export const ACCOUNT_RESOURCES: ResourceDeclaration[] = [
   settings,
   leads,
   handoffs,
+  conversations,
   assets,
   collections,
   carousels,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createAccountTable, enumCheck } from '../api/db/migrationHelpers.js';
+import { createAccountTable, enumCheck, prefixSearchIndex } from '../api/db/migrationHelpers.js';
 
 /**
  * Conversations (platform-and-flows.md 6; resources/conversations.ts): a thread between the account and one lead, its
@@ -23,6 +23,7 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['cv_accountid', 'cv_last_message_at'], 'conversations_account_last_message');
     t.index(['cv_leadid'], 'conversations_lead');
   });
+  await prefixSearchIndex(knex, 'conversations', 'cv_subject', 'cv_accountid');
   await knex.schema.createTable('conversation_messages', (t) => {
     t.uuid('cm_id').primary().defaultTo(knex.raw('gen_random_uuid()'));
     t.uuid('cm_conversationid').notNullable().references('cv_id').inTable('conversations').onDelete('CASCADE');

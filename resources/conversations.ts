@@ -22,7 +22,7 @@ export const conversations = defineAccountResource({
   icon: 'forum',
   fields: {
     cv_leadid: { kind: 'reference', reference: 'leads', trashWith: true, required: true, createOnly: true, list: true, filter: true },
-    cv_subject: { kind: 'text', max: 200, list: true, sort: true },
+    cv_subject: { kind: 'text', max: 200, default: '', list: true, sort: true },
     cv_status: { kind: 'enum', options: CONVERSATION_STATUSES, default: 'open', list: true, filter: true, sort: true, bulk: true },
     cv_last_message_at: { kind: 'datetime', readOnly: true, list: true, sort: true },
   },

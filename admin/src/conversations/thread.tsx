@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
@@ -51,7 +51,10 @@ export function useMessageStream(url: string | undefined, onMessage: (m: ThreadM
 /** The thread, oldest first: own messages on the right, the other side's on the left, each with who and when. */
 export function MessageList({ messages, isOwn, when, empty }: { messages: ThreadMessage[]; isOwn: (m: ThreadMessage) => boolean; when: (iso: string) => string; empty: string }) {
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'nearest' }), [messages.length]);
+  // A block body: Chromium's scrollIntoView answers a promise, which React would take for a cleanup function.
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [messages.length]);
   if (!messages.length)
     return (
       <Typography color="text.secondary" sx={{ py: 2 }} data-testid="thread-empty">
@@ -95,8 +98,7 @@ export function MessageList({ messages, isOwn, when, empty }: { messages: Thread
 export function ReplyBox({ onSend, label, send, sending, disabled }: { onSend: (body: string) => Promise<boolean>; label: string; send: string; sending: string; disabled?: boolean }) {
   const [body, setBody] = useState('');
   const [busy, setBusy] = useState(false);
-  const submit = async (e?: FormEvent) => {
-    e?.preventDefault();
+  const submit = async () => {
     if (busy || !body.trim()) return;
     setBusy(true);
     const ok = await onSend(body);
@@ -104,7 +106,8 @@ export function ReplyBox({ onSend, label, send, sending, disabled }: { onSend: (
     if (ok) setBody('');
   };
   return (
-    <Box component="form" onSubmit={submit} sx={{ display: 'flex', flexDirection: 'column', gap: 1, mt: 2 }}>
+    // Not a <form>: on the lead's page it sits inside the lead's edit form, which a submit would save.
+    <Box role="group" aria-label={label} sx={{ display: 'flex', flexDirection: 'column', gap: 1, mt: 2 }}>
       <TextField
         label={label}
         value={body}
@@ -119,7 +122,7 @@ export function ReplyBox({ onSend, label, send, sending, disabled }: { onSend: (
         disabled={disabled}
         slotProps={{ htmlInput: { maxLength: MESSAGE_MAX, 'data-testid': 'reply-body' } }}
       />
-      <Button type="submit" variant="contained" disabled={disabled || busy || !body.trim()} sx={{ alignSelf: { xs: 'stretch', sm: 'flex-end' } }} data-testid="reply-send">
+      <Button type="button" onClick={() => void submit()} variant="contained" disabled={disabled || busy || !body.trim()} sx={{ alignSelf: { xs: 'stretch', sm: 'flex-end' } }} data-testid="reply-send">
         {busy ? sending : send}
       </Button>
     </Box>

@@ -7,17 +7,7 @@ import { requirePermission } from '../middleware/auth.js';
 import { accountOf, scoped, type TrashView } from '../models/scope.js';
 import { hashToken } from '../services/tokens.js';
 import { conversationEventsFor } from '../services/conversationEvents.js';
-import {
-  addMessage,
-  consoleMessage,
-  conversationToken,
-  loadMessage,
-  mailLead,
-  mailLocaleOf,
-  markRead,
-  messagesAfter,
-  messagesQuery,
-} from '../services/conversations.js';
+import { addMessage, consoleMessage, conversationToken, loadMessage, mailLead, mailLocaleOf, markRead, messagesAfter, messagesQuery } from '../services/conversations.js';
 import { conversations, messageSchema } from '../../resources/conversations.js';
 import { leads } from '../../resources/leads.js';
 import { isUuid } from '../../resources/checks.js';
@@ -47,13 +37,7 @@ function conversationsQuery(db: Knex | Knex.Transaction, req: Request, view?: Tr
     );
   const inner = scoped(db, conversations, accountOf(req), view)
     .leftJoin('leads', 'leads.ld_id', 'conversations.cv_leadid')
-    .select(
-      ...COLUMNS.map((c) => `conversations.${c}`),
-      'leads.ld_first_name',
-      'leads.ld_last_name',
-      'leads.ld_email',
-      db.raw(`(${unread.toQuery()})::int as cv_unread`),
-    );
+    .select(...COLUMNS.map((c) => `conversations.${c}`), 'leads.ld_first_name', 'leads.ld_last_name', 'leads.ld_email', db.raw(`(${unread.toQuery()})::int as cv_unread`));
   const outer = db.from(inner.as('conversations')).select('conversations.*');
   const sort = typeof req.query.sort === 'string' ? req.query.sort : '';
   if (req.method === 'GET' && (!sort || sort.includes('"cv_last_message_at"'))) outer.orderByRaw('(conversations.cv_unread > 0) desc');
@@ -84,7 +68,15 @@ export function conversationsRoutes(router: Router): void {
     const conversation = await conversationOf(req);
     const { db } = ctx(req);
     const rows: Row[] = await db
-      .from(messagesQuery(db).where('conversation_messages.cm_conversationid', String(conversation.cv_id)).clearOrder().orderBy('conversation_messages.cm_created_at', 'desc').orderBy('conversation_messages.cm_id', 'desc').limit(1000).as('last'))
+      .from(
+        messagesQuery(db)
+          .where('conversation_messages.cm_conversationid', String(conversation.cv_id))
+          .clearOrder()
+          .orderBy('conversation_messages.cm_created_at', 'desc')
+          .orderBy('conversation_messages.cm_id', 'desc')
+          .limit(1000)
+          .as('last'),
+      )
       .select('*')
       .orderBy([
         { column: 'cm_created_at', order: 'asc' },

@@ -82,11 +82,23 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
   'GET /handoff/{token}': note('handoffs', 'A handoff by its mailed token', { access: 'public' }),
   'GET /handoffs': note('handoffs', 'The handoffs to and from the caller, over every account (list conventions)'),
   'GET /conversation/{token}': note('conversations', 'A conversation by its mailed token: subject, account and messages (from "visitor" or a first name)', { access: 'public' }),
-  'POST /conversation/{token}/messages': note('conversations', "The visitor's reply (plain text, at most 10,000 characters); mails the lead's owner", { access: 'public', body: () => messageSchema, status: 201 }),
-  'GET /conversation/{token}/events': note('conversations', 'Server-Sent Events: `event: message` with the message JSON per new message', { access: 'public', produces: 'text/event-stream' }),
+  'POST /conversation/{token}/messages': note('conversations', "The visitor's reply (plain text, at most 10,000 characters); mails the lead's owner", {
+    access: 'public',
+    body: () => messageSchema,
+    status: 201,
+  }),
+  'GET /conversation/{token}/events': note('conversations', 'Server-Sent Events: `event: message` with the message JSON per new message', {
+    access: 'public',
+    produces: 'text/event-stream',
+  }),
   'GET /accounts/{accountId}/conversations/{id}/messages': note('conversations', "A conversation's messages, oldest first; marks it read for the caller"),
-  'POST /accounts/{accountId}/conversations/{id}/messages': note('conversations', "The caller's message; mails the lead the link to the conversation", { body: () => messageSchema, status: 201 }),
-  'GET /accounts/{accountId}/conversations/{id}/events': note('conversations', 'Server-Sent Events: `event: message` with the message JSON per new message', { produces: 'text/event-stream' }),
+  'POST /accounts/{accountId}/conversations/{id}/messages': note('conversations', "The caller's message; mails the lead the link to the conversation", {
+    body: () => messageSchema,
+    status: 201,
+  }),
+  'GET /accounts/{accountId}/conversations/{id}/events': note('conversations', 'Server-Sent Events: `event: message` with the message JSON per new message', {
+    produces: 'text/event-stream',
+  }),
 
   'POST /users/import/csv': note('users', 'Import users from a CSV file (root only)', { rawBody: 'multipart/form-data' }),
   'GET /accounts/{accountId}/users/unlinked': note('accountUsers', 'Users who are not members of the account (for the member picker)'),

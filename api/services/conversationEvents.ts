@@ -60,7 +60,11 @@ export class ConversationEvents {
   }
 
   /** Messages of one conversation as they are stored, as their stored row; answers the unsubscribe. */
-  async subscribe(conversationId: string, load: (messageId: string) => Promise<Record<string, unknown> | undefined>, fn: (row: Record<string, unknown>) => void): Promise<() => void> {
+  async subscribe(
+    conversationId: string,
+    load: (messageId: string) => Promise<Record<string, unknown> | undefined>,
+    fn: (row: Record<string, unknown>) => void,
+  ): Promise<() => void> {
     if (this.isPg) {
       // Without the listener the stream still opens: its reconnect's Last-Event-ID catches up what it missed.
       await this.listen().catch((err: Error) => this.log(`conversation events: cannot LISTEN (${err.message})`));

@@ -61,7 +61,11 @@ export async function messagesAfter(db: Knex, conversationId: string, afterId: s
   if (!/^[0-9a-f-]{36}$/i.test(afterId)) return [];
   const after = await db('conversation_messages').where({ cm_id: afterId, cm_conversationid: conversationId }).first('cm_created_at');
   if (!after) return [];
-  return messagesQuery(db).where('conversation_messages.cm_conversationid', conversationId).where('conversation_messages.cm_created_at', '>=', after.cm_created_at).whereNot('conversation_messages.cm_id', afterId).limit(500);
+  return messagesQuery(db)
+    .where('conversation_messages.cm_conversationid', conversationId)
+    .where('conversation_messages.cm_created_at', '>=', after.cm_created_at)
+    .whereNot('conversation_messages.cm_id', afterId)
+    .limit(500);
 }
 
 /**
@@ -95,28 +99,30 @@ export async function markRead(db: Knex | Knex.Transaction, conversationId: stri
 /** The conversation of a visitor's token (its lead, account and lead's owner), unless the lead is in the trash. */
 export async function conversationByToken(db: Knex, token: unknown): Promise<Row | undefined> {
   if (typeof token !== 'string' || !CONVERSATION_TOKEN_RE.test(token)) return undefined;
-  return db('conversations')
-    .join('leads', 'leads.ld_id', 'conversations.cv_leadid')
-    .join('accounts', 'accounts.a_id', 'conversations.cv_accountid')
-    .leftJoin('events', 'events.ev_id', 'leads.ld_eventid')
-    .where('conversations.cv_token_hash', hashToken(token))
-    // A lead in the trash (or of an event in the trash) hides its conversations, from the visitor too.
-    .whereNull('leads.ld_deleted_at')
-    .whereNull('events.ev_deleted_at')
-    .first(
-      'conversations.cv_id',
-      'conversations.cv_accountid',
-      'conversations.cv_subject',
-      'conversations.cv_status',
-      'conversations.cv_leadid',
-      'accounts.a_id',
-      'accounts.a_name',
-      'leads.ld_first_name',
-      'leads.ld_last_name',
-      'leads.ld_email',
-      'leads.ld_ownerid',
-      'leads.ld_captured_by',
-    );
+  return (
+    db('conversations')
+      .join('leads', 'leads.ld_id', 'conversations.cv_leadid')
+      .join('accounts', 'accounts.a_id', 'conversations.cv_accountid')
+      .leftJoin('events', 'events.ev_id', 'leads.ld_eventid')
+      .where('conversations.cv_token_hash', hashToken(token))
+      // A lead in the trash (or of an event in the trash) hides its conversations, from the visitor too.
+      .whereNull('leads.ld_deleted_at')
+      .whereNull('events.ev_deleted_at')
+      .first(
+        'conversations.cv_id',
+        'conversations.cv_accountid',
+        'conversations.cv_subject',
+        'conversations.cv_status',
+        'conversations.cv_leadid',
+        'accounts.a_id',
+        'accounts.a_name',
+        'leads.ld_first_name',
+        'leads.ld_last_name',
+        'leads.ld_email',
+        'leads.ld_ownerid',
+        'leads.ld_captured_by',
+      )
+  );
 }
 
 /** The mail language: the writer's browser language when it is Dutch, else English (users keep no language). */
@@ -146,7 +152,14 @@ const personName = (first: unknown, last: unknown, fallback = '') => [first, las
 const excerpt = (body: string) => (body.length > 500 ? `${body.slice(0, 500)}…` : body);
 
 /** A member wrote: the lead gets the message and the link to the thread (no mail when the lead has no address). */
-export async function mailLead(app: AppContext, conversation: Row, lead: Row, sender: { u_first_name?: string | null; u_last_name?: string | null; u_email: string }, body: string, locale: MailLocale): Promise<void> {
+export async function mailLead(
+  app: AppContext,
+  conversation: Row,
+  lead: Row,
+  sender: { u_first_name?: string | null; u_last_name?: string | null; u_email: string },
+  body: string,
+  locale: MailLocale,
+): Promise<void> {
   const to = typeof lead.ld_email === 'string' ? lead.ld_email : '';
   if (!to) return;
   const token = conversationToken(app.config.sessionSecret, String(conversation.cv_id));

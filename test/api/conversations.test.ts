@@ -103,7 +103,14 @@ describeEachDb('conversations: threads, messages, the visitor link, mails both w
   it('CRUD through the declaration: create with the lead and a subject, get, update the status, list, delete; no token hash answered', async () => {
     const lead = await leadIn({ ld_first_name: 'Sanne' });
     const created = await start(lead.ld_id);
-    expect(created).toMatchObject({ cv_leadid: lead.ld_id, cv_subject: 'Your visit to our stand', cv_status: 'open', cv_last_message_at: null, cv_unread: 0, ld_first_name: 'Sanne' });
+    expect(created).toMatchObject({
+      cv_leadid: lead.ld_id,
+      cv_subject: 'Your visit to our stand',
+      cv_status: 'open',
+      cv_last_message_at: null,
+      cv_unread: 0,
+      ld_first_name: 'Sanne',
+    });
     expect(created).not.toHaveProperty('cv_token_hash');
     const got = await mia.get(`${path_()}/${created.id}`);
     expect(got.status).toBe(200);
@@ -248,7 +255,11 @@ describeEachDb('conversations: threads, messages, the visitor link, mails both w
       await visitor.get(`/api/1/conversation/${token}`);
       const reply = await visitor.post(`/api/1/conversation/${token}/messages`, { cm_body: 'Live from the visitor' });
       await expect.poll(() => consoleStream.events.length, { timeout: 5000 }).toBe(1);
-      expect(consoleStream.events[0]).toMatchObject({ event: 'message', id: reply.body.cm_id, data: { cm_id: reply.body.cm_id, cm_body: 'Live from the visitor', from: 'visitor', cm_author: null } });
+      expect(consoleStream.events[0]).toMatchObject({
+        event: 'message',
+        id: reply.body.cm_id,
+        data: { cm_id: reply.body.cm_id, cm_body: 'Live from the visitor', from: 'visitor', cm_author: null },
+      });
       const mine = await olga.post(`${path_()}/${conversation.id}/messages`, { cm_body: 'Live from Olga' });
       await expect.poll(() => visitorStream.events.length, { timeout: 5000 }).toBe(2);
       expect(visitorStream.events[1].data).toEqual({ cm_id: mine.body.cm_id, cm_body: 'Live from Olga', cm_created_at: mine.body.cm_created_at, from: 'Olga' });

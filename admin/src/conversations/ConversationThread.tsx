@@ -188,7 +188,14 @@ export function LeadConversations({ accountId, leadId }: { accountId: string; le
           {current && <ConversationThread key={current} accountId={accountId} conversationId={current} />}
           {canCreate && (
             <Box sx={{ display: 'flex', gap: 1, mt: 2, alignItems: 'center' }}>
-              <TextField size="small" label={t('subject')} value={subject} onChange={(e) => setSubject(e.target.value)} slotProps={{ htmlInput: { maxLength: 200, 'data-testid': 'new-conversation-subject' } }} sx={{ flex: 1 }} />
+              <TextField
+                size="small"
+                label={t('subject')}
+                value={subject}
+                onChange={(e) => setSubject(e.target.value)}
+                slotProps={{ htmlInput: { maxLength: 200, 'data-testid': 'new-conversation-subject' } }}
+                sx={{ flex: 1 }}
+              />
               <Button variant="outlined" onClick={start} disabled={creating} data-testid="new-conversation">
                 {data.length ? t('new') : t('start')}
               </Button>

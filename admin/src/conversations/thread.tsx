@@ -95,7 +95,19 @@ export function MessageList({ messages, isOwn, when, empty }: { messages: Thread
 }
 
 /** A reply box: a multi-line field (at most 10,000 characters) and Send; Ctrl/Cmd+Enter sends. */
-export function ReplyBox({ onSend, label, send, sending, disabled }: { onSend: (body: string) => Promise<boolean>; label: string; send: string; sending: string; disabled?: boolean }) {
+export function ReplyBox({
+  onSend,
+  label,
+  send,
+  sending,
+  disabled,
+}: {
+  onSend: (body: string) => Promise<boolean>;
+  label: string;
+  send: string;
+  sending: string;
+  disabled?: boolean;
+}) {
   const [body, setBody] = useState('');
   const [busy, setBusy] = useState(false);
   const submit = async () => {
@@ -122,7 +134,14 @@ export function ReplyBox({ onSend, label, send, sending, disabled }: { onSend: (
         disabled={disabled}
         slotProps={{ htmlInput: { maxLength: MESSAGE_MAX, 'data-testid': 'reply-body' } }}
       />
-      <Button type="button" onClick={() => void submit()} variant="contained" disabled={disabled || busy || !body.trim()} sx={{ alignSelf: { xs: 'stretch', sm: 'flex-end' } }} data-testid="reply-send">
+      <Button
+        type="button"
+        onClick={() => void submit()}
+        variant="contained"
+        disabled={disabled || busy || !body.trim()}
+        sx={{ alignSelf: { xs: 'stretch', sm: 'flex-end' } }}
+        data-testid="reply-send"
+      >
         {busy ? sending : send}
       </Button>
     </Box>

@@ -48,14 +48,21 @@ export function ConversationContent({ token }: { token: string }) {
     // The first call also hands out the CSRF cookie the reply needs.
     api<ConversationInfo>(base).then(
       (info) => alive && setLoad({ state: 'ready', info }),
-      (err) => alive && setLoad(err instanceof ApiRequestError && err.status === 404 ? { state: 'invalid' } : { state: 'failed', body: err instanceof ApiRequestError ? err.body : { code: 'network' } }),
+      (err) =>
+        alive &&
+        setLoad(
+          err instanceof ApiRequestError && err.status === 404 ? { state: 'invalid' } : { state: 'failed', body: err instanceof ApiRequestError ? err.body : { code: 'network' } },
+        ),
     );
     return () => {
       alive = false;
     };
   }, [base]);
 
-  const add = useCallback((more: ThreadMessage[]) => setLoad((l) => (l.state === 'ready' ? { state: 'ready', info: { ...l.info, messages: mergeMessages(l.info.messages, more) } } : l)), []);
+  const add = useCallback(
+    (more: ThreadMessage[]) => setLoad((l) => (l.state === 'ready' ? { state: 'ready', info: { ...l.info, messages: mergeMessages(l.info.messages, more) } } : l)),
+    [],
+  );
   useMessageStream(load.state === 'ready' ? `${API_URL}${base}/events` : undefined, (m) => add([m]));
 
   const send = async (cm_body: string) => {

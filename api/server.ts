@@ -9,6 +9,7 @@ import { pruneApiTokens } from './services/apiTokens.js';
 import { pruneSessions } from './middleware/session.js';
 import type { StorageDriver } from './storage/index.js';
 import { purgeExpiredTrash } from './crud/trash.js';
+import { conversationEventsFor } from './services/conversationEvents.js';
 import { hooksOf } from './resources.js';
 import { RESOURCES, resourceNamed } from '../resources/index.js';
 
@@ -67,14 +68,18 @@ if (config.metricsPort) {
   logger.info({ metricsPort: config.metricsPort }, `metrics on port ${config.metricsPort} (/metrics)`);
 }
 
-onSignals(
-  createShutdown({
-    servers,
-    db,
-    logger,
-    timers: [prune, trashPurge],
-    release: async () => {
-      await (context.services.storage as StorageDriver | undefined)?.close();
-    },
-  }),
-);
+const shutdown = createShutdown({
+  servers,
+  db,
+  logger,
+  timers: [prune, trashPurge],
+  release: async () => {
+    await (context.services.storage as StorageDriver | undefined)?.close();
+  },
+});
+// Open event streams (conversations) would hold the shutdown for its whole grace period: they end first, and the
+// browsers' EventSource reconnects to another process.
+onSignals((signal) => {
+  conversationEventsFor(context.db).endAll();
+  shutdown(signal);
+});

@@ -145,8 +145,19 @@ describe.skipIf(!HAS_CHROMIUM)('conversations: live replies between the console 
       await phone.page.goto(`/console/${accountId}/leads/${leadId}`);
       await phone.page.getByTestId('console-thread').waitFor({ timeout: 30_000 });
       await snap(phone.page, 'conversation-console-lead');
+      // One more visitor message, through the API as the page would send it: unread for Olga in the list.
+      const token = new URL(link).pathname.split('/').pop()!;
+      const load = await fetch(`${server.baseUrl}/api/1/conversation/${token}`);
+      const csrf = /ls\.csrf-token=([^;]+)/.exec(load.headers.get('set-cookie') ?? '')![1];
+      const posted = await fetch(`${server.baseUrl}/api/1/conversation/${token}/messages`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Cookie: `ls.csrf-token=${csrf}`, 'X-CSRF-Token': decodeURIComponent(csrf) },
+        body: JSON.stringify({ cm_body: 'See you on Tuesday!' }),
+      });
+      expect(posted.status).toBe(201);
       await phone.page.goto(`/console/${accountId}/conversations`);
-      await phone.page.getByText('Your visit to our stand').first().waitFor({ timeout: 30_000 });
+      await phone.page.getByTestId('conversation-unread').first().waitFor({ timeout: 30_000 });
+      expect(await phone.page.getByTestId('conversation-unread').first().innerText()).toBe('1 unread');
       await snap(phone.page, 'conversation-console-list');
     } finally {
       await phone.context.close();
@@ -155,7 +166,7 @@ describe.skipIf(!HAS_CHROMIUM)('conversations: live replies between the console 
     try {
       await signInByApi(list.context, olga, PASSWORD);
       await list.page.goto(`/console/${accountId}/conversations`);
-      await list.page.getByText('Your visit to our stand').first().waitFor({ timeout: 30_000 });
+      await list.page.getByTestId('conversation-unread').first().waitFor({ timeout: 30_000 });
       await snap(list.page, 'conversation-console-list');
     } finally {
       await list.context.close();

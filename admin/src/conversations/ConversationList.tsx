@@ -6,7 +6,7 @@ import type { CellProps } from '../generated/cells';
 import { useConversationTexts } from './ConversationThread';
 
 /** The subject, bold with an unread count while the caller has unread messages in the thread. */
-function SubjectCell({ record }: CellProps) {
+function Subject({ record }: { record: Record<string, unknown> }) {
   const { t } = useConversationTexts();
   const unread = Number(record.cv_unread ?? 0);
   return (
@@ -17,9 +17,10 @@ function SubjectCell({ record }: CellProps) {
   );
 }
 
+const SubjectCell = ({ record }: CellProps) => <Subject record={record} />;
 const CELLS = { cv_subject: SubjectCell };
 
 /** /console/{a}/conversations: the generated list, unread threads first (the API's default order) with their count. */
 export default function ConversationList({ decl }: { decl: ResourceDeclaration }) {
-  return <GeneratedList decl={decl} cells={CELLS} phoneColumns={['cv_leadid', 'cv_last_message_at']} />;
+  return <GeneratedList decl={decl} cells={CELLS} primaryText={Subject} phoneColumns={['cv_leadid', 'cv_last_message_at']} />;
 }

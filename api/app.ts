@@ -25,6 +25,7 @@ import { apiTokensRouter } from './routes/apiTokens.js';
 import { publicInviteRouter } from './routes/publicInvite.js';
 import { publicHandoffRouter } from './routes/publicHandoff.js';
 import { publicMeetingsRouter } from './routes/publicMeetings.js';
+import { publicConversationRouter } from './routes/publicConversation.js';
 import { ownHandoffsRouter } from './routes/ownHandoffs.js';
 import { emailsRouter } from './routes/emails.js';
 import { storageRouter } from './routes/storage.js';
@@ -173,6 +174,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   // Paths of their own (/handoff/…, /handoffs) under no common prefix: last, so no other call walks their routes.
   api.use(publicHandoffRouter());
   api.use(publicMeetingsRouter());
+  api.use(publicConversationRouter());
   api.use(ownHandoffsRouter());
   api.use(notFoundHandler);
   app.use('/api/1', api);

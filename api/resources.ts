@@ -14,6 +14,7 @@ import { integrationsRoutes } from './console/integrations.js';
 import { formStylesRoutes } from './console/formStyles.js';
 import { handoffsHooks } from './console/handoffs.js';
 import { meetingSlotsHooks, meetingsHooks } from './console/meetings.js';
+import { conversationsHooks } from './console/conversations.js';
 import { statsRouter } from './console/stats.js';
 import { leadsBulkHooks, leadsHooks, leadsRoutes } from './console/leads.js';
 import { leadFilesRouter } from './console/leadFiles.js';
@@ -57,6 +58,7 @@ const RESOURCE_HOOKS: Record<string, ResourceHooks | 'own'> = {
   handoffs: handoffsHooks,
   'meeting-slots': meetingSlotsHooks,
   meetings: meetingsHooks,
+  conversations: conversationsHooks,
   leads: { ...leadsHooks, ...leadsBulkHooks, routes: leadsRoutes },
   assets: { ...assetsHooks, routes: assetsRoutes },
   collections: { ...collectionsHooks, routes: collectionsRoutes },

@@ -5,6 +5,7 @@ import { ensureRootUser, firstRootNotice, prepareDatabase } from './db/bootstrap
 import { createLogger } from './log.js';
 import { createShutdown, onSignals } from './shutdown.js';
 import type { StorageDriver } from './storage/index.js';
+import { conversationEventsFor } from './services/conversationEvents.js';
 
 const config = startupConfig();
 const logger = createLogger(config);
@@ -46,15 +47,19 @@ if (config.metricsPort) {
   logger.info({ metricsPort: config.metricsPort }, `metrics on port ${config.metricsPort} (/metrics)`);
 }
 
-onSignals(
-  createShutdown({
-    servers,
-    db,
-    logger,
-    // Running jobs get the requests' grace to finish; what is still running then goes back to the queue (retried).
-    stopJobs: (graceMs) => context.jobs.stop(graceMs),
-    release: async () => {
-      await (context.services.storage as StorageDriver | undefined)?.close();
-    },
-  }),
-);
+const shutdown = createShutdown({
+  servers,
+  db,
+  logger,
+  // Running jobs get the requests' grace to finish; what is still running then goes back to the queue (retried).
+  stopJobs: (graceMs) => context.jobs.stop(graceMs),
+  release: async () => {
+    await (context.services.storage as StorageDriver | undefined)?.close();
+  },
+});
+// Open event streams (conversations) would hold the shutdown for its whole grace period: they end first, and the
+// browsers' EventSource reconnects to another process.
+onSignals((signal) => {
+  conversationEventsFor(context.db).endAll();
+  shutdown(signal);
+});

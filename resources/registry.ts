@@ -24,6 +24,7 @@ import { settings } from './settings.js';
 import { leads } from './leads.js';
 import { handoffs } from './handoffs.js';
 import { meetingSlots, meetings } from './meetings.js';
+import { conversations } from './conversations.js';
 import { assets } from './assets.js';
 import { collections } from './collections.js';
 import { carousels, variants, slides, layers, carouselGroups, codes } from './carousels.js';
@@ -49,6 +50,7 @@ export const ACCOUNT_RESOURCES: ResourceDeclaration[] = [
   handoffs,
   meetingSlots,
   meetings,
+  conversations,
   assets,
   collections,
   carousels,

@@ -8,7 +8,7 @@ const EMAILS_DIR = path.join(PROJECT_ROOT, 'emails');
  * Templates a preview may ask for; each has emails/<name>.html and emails/<name>.txt (English), and may have a Dutch
  * emails/nl/<name>.html and .txt (with emails/nl/layout.html).
  */
-export const TEMPLATES = ['signup', 'resetpassword', 'account_exists'] as const;
+export const TEMPLATES = ['signup', 'resetpassword', 'account_exists', 'conversation_message', 'conversation_reply'] as const;
 export type TemplateName = (typeof TEMPLATES)[number];
 
 export function isTemplate(name: string): name is TemplateName {

@@ -5,6 +5,7 @@ import { signupSchema } from '../../resources/signup.js';
 import { inviteAcceptSchema } from '../../resources/invites.js';
 import { handoffAcceptSchema } from '../../resources/handoffs.js';
 import { meetingAcceptSchema, meetingRequestSchema, slotGenerateSchema } from '../../resources/meetings.js';
+import { messageSchema } from '../../resources/conversations.js';
 import { assetFileSchema, assetSignSchema } from '../../resources/assets.js';
 import { orderedIdsSchema } from '../../resources/collections.js';
 import { playEventsSchema } from '../services/player.js';
@@ -89,6 +90,24 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
   'GET /meeting/{token}': note('meetings', "A meeting request by the host's mailed token", { access: 'public' }),
   'POST /meeting/accept': note('meetings', 'Accept or decline a meeting request by the mailed token', { access: 'public', body: () => meetingAcceptSchema }),
   'GET /handoffs': note('handoffs', 'The handoffs to and from the caller, over every account (list conventions)'),
+  'GET /conversation/{token}': note('conversations', 'A conversation by its mailed token: subject, account and messages (from "visitor" or a first name)', { access: 'public' }),
+  'POST /conversation/{token}/messages': note('conversations', "The visitor's reply (plain text, at most 10,000 characters); mails the lead's owner", {
+    access: 'public',
+    body: () => messageSchema,
+    status: 201,
+  }),
+  'GET /conversation/{token}/events': note('conversations', 'Server-Sent Events: `event: message` with the message JSON per new message', {
+    access: 'public',
+    produces: 'text/event-stream',
+  }),
+  'GET /accounts/{accountId}/conversations/{id}/messages': note('conversations', "A conversation's messages, oldest first; marks it read for the caller"),
+  'POST /accounts/{accountId}/conversations/{id}/messages': note('conversations', "The caller's message; mails the lead the link to the conversation", {
+    body: () => messageSchema,
+    status: 201,
+  }),
+  'GET /accounts/{accountId}/conversations/{id}/events': note('conversations', 'Server-Sent Events: `event: message` with the message JSON per new message', {
+    produces: 'text/event-stream',
+  }),
 
   'GET /jobs': note('jobs', "The job queue's waiting and failed jobs, in all and by job name (root only): {waiting, failed, byName}"),
 

@@ -23,6 +23,7 @@ export const CONSOLE_SCREENS: Record<string, ResourceScreens> = {
   integrations: { edit: lazy(() => import('../integrations/IntegrationEdit')) },
   'form-styles': { edit: lazy(() => import('../formStyles/FormStyleEdit')) },
   leads: { list: lazy(() => import('../leads/LeadList')), edit: lazy(() => import('../leads/LeadEdit')) },
+  conversations: { list: lazy(() => import('../conversations/ConversationList')), edit: lazy(() => import('../conversations/ConversationEdit')) },
   'mail-templates': { create: lazy(() => import('../mailTemplates/MailTemplateCreate')), edit: lazy(() => import('../mailTemplates/MailTemplateEdit')) },
   assets: {
     list: lazy(() => import('../assets/AssetList')),

@@ -9,6 +9,7 @@ import { consolePath } from '../console/access';
 import { LeadDetails } from './LeadDetails';
 import { LeadPageTitle } from './leadCells';
 import { HandoffButton } from '../handoffs/HandoffDialog';
+import { LeadConversations } from '../conversations/ConversationThread';
 
 /** What the person gave or the device recorded: shown, not edited here (answers change in the transcription queue). */
 const SHOWN = ['ld_email', 'ld_first_name', 'ld_last_name', 'ld_transcription_status', 'ld_consent_news'];
@@ -32,7 +33,12 @@ export default function LeadEdit({ decl }: { decl: ResourceDeclaration }) {
       form={(lead) => ({
         maxWidth: 1280,
         overrides: OVERRIDES,
-        aside: <LeadDetails accountId={accountId} lead={lead} />,
+        aside: (
+          <>
+            <LeadDetails accountId={accountId} lead={lead} />
+            <LeadConversations accountId={accountId} leadId={String(lead.id)} />
+          </>
+        ),
         toolbarExtra: (
           <>
             <HandoffButton accountId={accountId} leadId={String(lead.id)} />

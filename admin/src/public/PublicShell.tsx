@@ -43,7 +43,7 @@ function Title({ title }: { title?: string }) {
  * The frame of the pages a visitor sees without the admin (sign-in, logout, e-mail confirmation, password reset):
  * plain MUI with Leadstage's theme, a language switch and a light/dark switch, no react-admin and no router.
  */
-export function PublicShell({ title, children }: { title?: string; children: ReactNode }) {
+export function PublicShell({ title, children, wide }: { title?: string; children: ReactNode; /** A wider card (a conversation's thread). */ wide?: boolean }) {
   const [themeName, setThemeName] = useState<ThemeName>(storedThemeName);
   const theme = useMemo(() => createTheme(themeName === 'dark' ? darkThemeOptions : lightThemeOptions), [themeName]);
   const chooseTheme = (name: ThemeName) => {
@@ -69,7 +69,7 @@ export function PublicShell({ title, children }: { title?: string; children: Rea
               th.palette.mode === 'dark' ? 'radial-gradient(circle at 20% 0%, #1d2a4d 0%, #0f1420 55%)' : 'radial-gradient(circle at 20% 0%, #dfe6ff 0%, #f4f6fb 55%)',
           }}
         >
-          <Box sx={{ width: '100%', maxWidth: 420 }}>
+          <Box sx={{ width: '100%', maxWidth: wide ? 640 : 420 }}>
             <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 1.25, mb: 3 }}>
               <BrandMark size={36} />
               <Typography variant="h5" component="p" sx={{ fontWeight: 700, letterSpacing: '-0.01em' }}>

@@ -16,6 +16,7 @@ const VerifyPage = lazy(() => import('./public/VerifyPage'));
 const ResetPasswordPage = lazy(() => import('./public/ResetPasswordPage'));
 const InvitePage = lazy(() => import('./public/InvitePage'));
 const HandoffPage = lazy(() => import('./public/HandoffPage'));
+const MeetingPage = lazy(() => import('./public/MeetingPage'));
 const AdminApp = lazy(() => import('./AdminApp'));
 
 /** `/`: the accounts when signed in (the readable is_logged_in cookie, spec 4), else the sign-in page. */
@@ -43,6 +44,8 @@ function Screen({ path }: { path: string }) {
       return <InvitePage token={route.token} />;
     case 'handoff':
       return <HandoffPage token={route.token} />;
+    case 'meeting':
+      return <MeetingPage token={route.token} />;
     default:
       return <AdminApp />;
   }

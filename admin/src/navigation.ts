@@ -51,7 +51,8 @@ export type PublicRoute =
   | { page: 'verify'; token: string }
   | { page: 'resetpassword' }
   | { page: 'invite'; token: string }
-  | { page: 'handoff'; token: string };
+  | { page: 'handoff'; token: string }
+  | { page: 'meeting'; token: string };
 
 /** A path segment as written (a malformed %-escape is kept as is: the server then calls the link invalid). */
 function safeDecode(segment: string): string {
@@ -75,5 +76,7 @@ export function publicRoute(path: string): PublicRoute | undefined {
   if (invite) return { page: 'invite', token: safeDecode(invite[1]) };
   const handoff = /^\/handoffs\/([^/]+)$/.exec(p);
   if (handoff) return { page: 'handoff', token: safeDecode(handoff[1]) };
+  const meeting = /^\/meetings\/([^/]+)$/.exec(p);
+  if (meeting) return { page: 'meeting', token: safeDecode(meeting[1]) };
   return undefined;
 }

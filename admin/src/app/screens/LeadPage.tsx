@@ -9,6 +9,7 @@ import { Icon } from '../Icon';
 import { Link } from '../Link';
 import { formsWithElements } from './Capture';
 import { leadName } from './MyLeads';
+import { LeadMeetings } from './LeadMeetings';
 
 const memberName = (m: Member) => [m.u_first_name, m.u_last_name].filter(Boolean).join(' ') || m.u_email;
 
@@ -194,6 +195,7 @@ export function LeadPage({ accountId, leadId }: { accountId: string; leadId: str
         )}
       </div>
 
+      {!transcribing && <LeadMeetings accountId={accountId} lead={lead} me={user.u_id} />}
       {!transcribing && <Handoff accountId={accountId} lead={lead} me={user.u_id} />}
     </section>
   );

@@ -118,8 +118,16 @@ describe('the day grid of meetings', () => {
     mount();
     const grid = await screen.findByTestId('meeting-grid');
     await waitFor(() => expect(within(grid).getAllByTestId('meeting-slot')).toHaveLength(4));
-    expect(within(grid).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Time', 'Hanna Host', 'Any host']);
-    expect(within(grid).getAllByRole('rowheader').map((h) => h.textContent)).toEqual(['09:00', '09:30', '10:00']);
+    expect(
+      within(grid)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Time', 'Hanna Host', 'Any host']);
+    expect(
+      within(grid)
+        .getAllByRole('rowheader')
+        .map((h) => h.textContent),
+    ).toEqual(['09:00', '09:30', '10:00']);
     const cells = within(grid).getAllByTestId('meeting-slot');
     expect(cells.map((c) => `${c.getAttribute('data-start')} ${c.getAttribute('data-state')}`)).toEqual(['09:00 requested', '09:00 accepted', '09:30 accepted', '10:00 free']);
     expect(cells[0].textContent).toContain('09:00–09:30');
@@ -152,7 +160,11 @@ describe('the day grid of meetings', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Vera Visitor' });
     expect(within(dialog).getByTestId('meeting-dialog-status').textContent).toBe('Requested');
     expect(within(dialog).getByText('About the range')).toBeTruthy();
-    expect(within(dialog).getAllByRole('button').map((b) => b.textContent)).toEqual(['Accept', 'Decline', 'Cancel meeting', 'Close']);
+    expect(
+      within(dialog)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Accept', 'Decline', 'Cancel meeting', 'Close']);
     await user.click(within(dialog).getByRole('button', { name: 'Accept' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls.filter((c) => c.method === 'PUT').map((c) => [c.path, c.body])).toEqual([['/accounts/acc-1/meetings/m1', { mg_status: 'accepted' }]]);
@@ -161,11 +173,18 @@ describe('the day grid of meetings', () => {
     await user.click(screen.getByRole('button', { name: 'Anna Visitor, Declined: open' }));
     const closed = await screen.findByRole('dialog', { name: 'Anna Visitor' });
     expect(within(closed).getByText('This meeting is closed; its status no longer changes.')).toBeTruthy();
-    expect(within(closed).getAllByRole('button').map((b) => b.textContent)).toEqual(['Close']);
+    expect(
+      within(closed)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Close']);
   });
 
   it('the day picker moves the day (previous / next); a day without slots says so', async () => {
-    serve({ ...baseRoutes(), 'GET /accounts/acc-1/meeting-slots': (_b, q) => ({ status: 200, body: JSON.parse(q.get('filter')!).ms_start_from.startsWith('2030-03-05') ? [] : SLOTS }) });
+    serve({
+      ...baseRoutes(),
+      'GET /accounts/acc-1/meeting-slots': (_b, q) => ({ status: 200, body: JSON.parse(q.get('filter')!).ms_start_from.startsWith('2030-03-05') ? [] : SLOTS }),
+    });
     const user = mount();
     await waitFor(() => expect(screen.getAllByTestId('meeting-slot')).toHaveLength(4));
     await user.click(screen.getByRole('button', { name: 'Next day' }));

@@ -157,7 +157,7 @@ describe.skipIf(!HAS_CHROMIUM)('meetings flow in the browser', () => {
       await gen.getByRole('button', { name: 'Generate' }).click();
       await gen.waitFor({ state: 'detached' });
       await page.waitForURL(new RegExp(`day=${next}`));
-      await page.getByTestId('meeting-slot').first().waitFor();
+      await page.locator('[data-testid=meeting-slot][data-start="14:30"]').waitFor();
       expect(await page.getByTestId('meeting-slot').count()).toBe(4);
       expect(await page.locator('[data-testid=meeting-slot][data-state=free]').count()).toBe(4);
       expect(errors).toEqual([]);

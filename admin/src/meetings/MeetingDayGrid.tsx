@@ -63,8 +63,8 @@ export function MeetingDayGrid({ accountId, eventId }: { accountId: string; even
   const tr = (key: string, options?: Record<string, unknown>) => translate(`ls.console.meeting_grid.${key}`, options);
   const [params, setParams] = useSearchParams();
   const [timeZone, setTimeZone] = useState<string | null>(null);
-  const [slots, setSlots] = useState<GridSlot[] | null>(null);
-  const [meetings, setMeetings] = useState<GridMeeting[]>([]);
+  // What was loaded, and for which day: the grid never shows one day's slots under another's date.
+  const [loaded, setLoaded] = useState<{ day: string; slots: GridSlot[]; meetings: GridMeeting[] } | null>(null);
   const [members, setMembers] = useState<Member[]>([]);
   const [failed, setFailed] = useState(false);
   const [open, setOpen] = useState<{ meeting: GridMeeting; cell: GridCell } | null>(null);
@@ -112,8 +112,7 @@ export function MeetingDayGrid({ accountId, eventId }: { accountId: string; even
     ]).then(
       ([s, m]) => {
         if (!alive) return;
-        setSlots(s);
-        setMeetings(m);
+        setLoaded({ day, slots: s, meetings: m });
         setFailed(false);
       },
       () => alive && setFailed(true),
@@ -123,7 +122,7 @@ export function MeetingDayGrid({ accountId, eventId }: { accountId: string; even
     };
   }, [accountId, eventId, day, timeZone, reload]);
 
-  const grid = useMemo(() => (slots && day && timeZone ? buildDayGrid(slots, meetings, day, timeZone) : null), [slots, meetings, day, timeZone]);
+  const grid = useMemo(() => (loaded && loaded.day === day && timeZone ? buildDayGrid(loaded.slots, loaded.meetings, day, timeZone) : null), [loaded, day, timeZone]);
   const hostLabel = useCallback(
     (column: string) => {
       if (!column) return tr('any_host');
@@ -166,6 +165,8 @@ export function MeetingDayGrid({ accountId, eventId }: { accountId: string; even
         <TextField
           type="date"
           size="small"
+          fullWidth={false}
+          sx={{ width: 180 }}
           label={tr('day')}
           value={day}
           onChange={(e) => setDay(e.target.value)}

@@ -96,6 +96,13 @@ describe.skipIf(!HAS_CHROMIUM)('meetings flow in the browser', () => {
       expect(await result.getAttribute('data-status')).toBe('accepted');
       expect(await result.innerText()).toContain('Vera Visitor gets a confirmation with a calendar invitation.');
       await shot(page, 'meeting-host-accepted');
+      // The same link at 1280 px: the answer, no buttons.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.reload();
+      await page.getByTestId('meeting-result').waitFor();
+      expect(await page.getByRole('button', { name: 'Accept' }).count()).toBe(0);
+      await shot(page, 'meeting-host-accepted');
+      await page.setViewportSize({ width: 375, height: 812 });
       // The visitor got the confirmation with the invitation.
       expect(lastMailTo('vera@example.com').subject).toContain('confirmed');
       // The link again: used, so the result without buttons; an unknown link says so.
@@ -218,6 +225,10 @@ describe.skipIf(!HAS_CHROMIUM)('meetings flow in the browser', () => {
       expect(await booked.getAttribute('data-status')).toBe('accepted');
       expect(await booked.innerText()).toContain('09:30');
       await shot(page, 'capture-meeting-booked');
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await box.getByRole('button', { name: 'Book a meeting' }).click();
+      await slots.first().waitFor();
+      await shot(page, 'capture-meeting-slots');
       expect(errors).toEqual([]);
     } finally {
       await context.close();

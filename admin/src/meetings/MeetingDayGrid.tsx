@@ -396,7 +396,11 @@ function GenerateDialog(props: { accountId: string; eventId: string; day: string
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState('');
   const [busy, setBusy] = useState(false);
-  const set = (name: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: e.target.value }));
+  const set = (name: keyof typeof values) => (e: { target: { value: string } }) => {
+    setValues((v) => ({ ...v, [name]: e.target.value }));
+    // A changed value is checked again on the next Generate: its old error goes.
+    setErrors((all) => (all[name] ? { ...all, [name]: '' } : all));
+  };
   const num = (v: string) => (v.trim() === '' ? undefined : Number(v));
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -456,6 +460,7 @@ function GenerateDialog(props: { accountId: string; eventId: string; day: string
             {field('date', 'date')}
             {field('ms_hostid', 'text', {
               select: true,
+              slotProps: { inputLabel: { shrink: true }, select: { displayEmpty: true } },
               children: [
                 <MenuItem key="" value="">
                   {tr('any_host')}

@@ -17,6 +17,7 @@ const ResetPasswordPage = lazy(() => import('./public/ResetPasswordPage'));
 const InvitePage = lazy(() => import('./public/InvitePage'));
 const HandoffPage = lazy(() => import('./public/HandoffPage'));
 const ConversationPage = lazy(() => import('./public/ConversationPage'));
+const MeetingPage = lazy(() => import('./public/MeetingPage'));
 const AdminApp = lazy(() => import('./AdminApp'));
 
 /** `/`: the accounts when signed in (the readable is_logged_in cookie, spec 4), else the sign-in page. */
@@ -46,6 +47,8 @@ function Screen({ path }: { path: string }) {
       return <HandoffPage token={route.token} />;
     case 'conversation':
       return <ConversationPage token={route.token} />;
+    case 'meeting':
+      return <MeetingPage token={route.token} />;
     default:
       return <AdminApp />;
   }

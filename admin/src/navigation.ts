@@ -52,7 +52,8 @@ export type PublicRoute =
   | { page: 'resetpassword' }
   | { page: 'invite'; token: string }
   | { page: 'handoff'; token: string }
-  | { page: 'conversation'; token: string };
+  | { page: 'conversation'; token: string }
+  | { page: 'meeting'; token: string };
 
 /** A path segment as written (a malformed %-escape is kept as is: the server then calls the link invalid). */
 function safeDecode(segment: string): string {
@@ -78,5 +79,7 @@ export function publicRoute(path: string): PublicRoute | undefined {
   if (handoff) return { page: 'handoff', token: safeDecode(handoff[1]) };
   const conversation = /^\/conversations\/([^/]+)$/.exec(p);
   if (conversation) return { page: 'conversation', token: safeDecode(conversation[1]) };
+  const meeting = /^\/meetings\/([^/]+)$/.exec(p);
+  if (meeting) return { page: 'meeting', token: safeDecode(meeting[1]) };
   return undefined;
 }

@@ -63,6 +63,12 @@ async function freeSlots(req: Request, event: Row): Promise<Row[]> {
     }));
 }
 
+/** The host's page shows the slot in the stand's local time: the account's ls_timezone as `time_zone`. */
+async function withTimeZone(req: Request, meeting: Row): Promise<Row> {
+  const account = meeting.account as { a_id: string };
+  return { ...meeting, time_zone: await accountTimeZone(ctx(req).db, account.a_id) };
+}
+
 const localeOf = (req: Request, asked: unknown): 'en' | 'nl' => (asked === 'en' || asked === 'nl' ? asked : req.acceptsLanguages('en', 'nl') === 'nl' ? 'nl' : 'en');
 
 /**
@@ -73,8 +79,8 @@ const localeOf = (req: Request, asked: unknown): 'en' | 'nl' => (asked === 'en' 
  *   MEETING_LIMIT_PER_IP requests per address per window, whatever the event) → 201 `{mg_id, id}`. The visitor becomes a lead of the
  *   event (the existing one of that e-mail, else a new one with source `meeting`), the slot is booked under its row
  *   lock (409 slot_full), the host is mailed the link. A filled honeypot answers the same 201 and stores nothing.
- * - `GET /meeting/{token}` and `POST /meeting/accept {token, decision}`: the host's link; used, expired or unknown
- *   → 400 meeting_invalid.
+ * - `GET /meeting/{token}` and `POST /meeting/accept {token, decision}`: the host's link (with the account's
+ *   `time_zone`); used, expired or unknown → 400 meeting_invalid.
  */
 export function publicMeetingsRouter(): Router {
   const router = Router();
@@ -130,13 +136,13 @@ export function publicMeetingsRouter(): Router {
 
   router.post('/meeting/accept', tokenLimited, async (req, res) => {
     const body = validate(meetingAcceptSchema, req.body);
-    res.json(publicMeeting(await decideByToken(ctx(req), body.token, body.decision)));
+    res.json(await withTimeZone(req, publicMeeting(await decideByToken(ctx(req), body.token, body.decision))));
   });
 
   router.get('/meeting/:token', tokenLimited, async (req, res) => {
     const row = await findMeetingByToken(ctx(req).db, String(req.params.token));
     if (!row) throw meetingInvalid();
-    res.json(publicMeeting(row));
+    res.json(await withTimeZone(req, publicMeeting(row)));
   });
 
   return router;

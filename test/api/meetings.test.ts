@@ -299,12 +299,15 @@ describeEachDb('meetings: slots, generate, booking under concurrency, the public
       slot: { ms_id: slot.ms_id, ms_location: 'Hall 3, stand 12' },
       event: { ev_id: ev.ev_id, ev_title: 'Harbour Summit' },
       visitor: { ld_email: 'vera@example.com', ld_first_name: 'Vera', ld_last_name: 'Visitor' },
+      // The host's page shows the slot in the account's zone (ls_timezone, default Europe/Amsterdam).
+      time_zone: 'Europe/Amsterdam',
     });
     expect(view.body).not.toHaveProperty('mg_token_hash');
 
     const accepted = await t.client().post('/api/1/meeting/accept', { token, decision: 'accepted' });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     expect(accepted.body.mg_status).toBe('accepted');
+    expect(accepted.body.time_zone).toBe('Europe/Amsterdam');
     const confirm = await deliveredMailsTo(t, 'vera@example.com');
     expect(confirm).toHaveLength(1);
     expect(confirm[0].subject).toContain('Your meeting at Harbour Summit is confirmed');

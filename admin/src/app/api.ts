@@ -163,6 +163,40 @@ export const members = (accountId: string) => api<Member[]>(accountPath(accountI
 export const handOff = (accountId: string, leadId: string, toUserId: string, message: string) =>
   api(accountPath(accountId, 'handoffs'), { method: 'POST', body: { ho_leadid: leadId, ho_to_userid: toUserId, ho_message: message } });
 
+/** A free slot of an event, as the public booking page lists it (GET /meet/{eventId}). */
+export interface FreeSlot {
+  ms_id: string;
+  ms_start: string;
+  ms_end: string;
+  ms_location: string | null;
+  ms_hostid: string | null;
+  free: number;
+  host: { u_first_name: string | null; u_last_name: string | null } | null;
+}
+
+/** A meeting of a lead (GET …/meetings, with the slot's times and the host's names). */
+export interface LeadMeeting {
+  mg_id: string;
+  mg_status: 'requested' | 'accepted' | 'declined' | 'cancelled' | 'done' | 'no_show';
+  ms_start: string;
+  ms_end: string;
+  ms_location: string | null;
+  host_first_name?: string | null;
+  host_last_name?: string | null;
+}
+
+/** The event's free slots to come and the account's time zone (the booking page's call: free places counted there). */
+export const freeSlots = (eventId: string) => api<{ time_zone: string; slots: FreeSlot[] }>(`/meet/${encodeURIComponent(eventId)}`);
+
+export const leadMeetings = (accountId: string, leadId: string) =>
+  api<LeadMeeting[]>(
+    `${accountPath(accountId, 'meetings')}?${new URLSearchParams({ filter: JSON.stringify({ mg_leadid: leadId }), sort: JSON.stringify(['mg_created_at', 'DESC']), range: '[0,99]' })}`,
+  );
+
+/** Books a slot for the lead (the console's POST …/meetings; 409 slot_full when it was taken meanwhile). */
+export const bookMeeting = (accountId: string, body: { mg_eventid: string; mg_slotid: string; mg_leadid: string; mg_status: 'requested' | 'accepted' }) =>
+  api<LeadMeeting>(accountPath(accountId, 'meetings'), { method: 'POST', body });
+
 export const leadFileUrl = (accountId: string, fileId: string) => accountUrl(accountId, 'lead-files', fileId);
 
 export const profile = () => api<Profile>('/profile');

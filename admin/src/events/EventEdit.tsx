@@ -14,12 +14,13 @@ import { titleOf } from '../generated/rules';
 import { useConsoleAccount } from '../console/ConsoleContext';
 import { EventForms } from '../eventForms/EventForms';
 import { EventIntegrations } from '../eventIntegrations/EventIntegrations';
+import { MeetingDayGrid } from '../meetings/MeetingDayGrid';
 
-type TabName = 'details' | 'forms' | 'integrations';
+type TabName = 'details' | 'forms' | 'integrations' | 'meetings';
 
 /**
  * /console/{a}/events/{id}: the event in tabs: its generated form (access type, dates, owner from the members,
- * registration form, access code when restricted), its forms in order, and its integrations. The tab is in the
+ * registration form, access code when restricted), its forms in order, its integrations and its meetings as a day grid. The tab is in the
  * address (?tab=forms), so reload and back keep it; each child tab shows with its group's read bit.
  */
 export default function EventEdit({ decl }: { decl: ResourceDeclaration }) {
@@ -29,8 +30,14 @@ export default function EventEdit({ decl }: { decl: ResourceDeclaration }) {
   const [params, setParams] = useSearchParams();
   const formsAccess = useResourceAccess(eventForms.name);
   const integrationsAccess = useResourceAccess(eventIntegrations.name);
+  const meetingsAccess = useResourceAccess('meetings');
   const { data: event } = useGetOne(decl.name, { id: id! }, { enabled: !!id });
-  const available: TabName[] = ['details', ...(formsAccess.canRead ? (['forms'] as const) : []), ...(integrationsAccess.canRead ? (['integrations'] as const) : [])];
+  const available: TabName[] = [
+    'details',
+    ...(formsAccess.canRead ? (['forms'] as const) : []),
+    ...(integrationsAccess.canRead ? (['integrations'] as const) : []),
+    ...(meetingsAccess.canRead ? (['meetings'] as const) : []),
+  ];
   const asked = params.get('tab') as TabName | null;
   const tab: TabName = asked && available.includes(asked) ? asked : 'details';
   const select = (next: TabName) =>
@@ -64,7 +71,15 @@ export default function EventEdit({ decl }: { decl: ResourceDeclaration }) {
         ) : (
           <Card sx={{ containerType: 'inline-size' }}>
             {event && <Title title={titleOf(decl, event)} />}
-            <CardContent>{tab === 'forms' ? <EventForms accountId={accountId} eventId={id!} /> : <EventIntegrations accountId={accountId} eventId={id!} />}</CardContent>
+            <CardContent>
+              {tab === 'forms' ? (
+                <EventForms accountId={accountId} eventId={id!} />
+              ) : tab === 'meetings' ? (
+                <MeetingDayGrid accountId={accountId} eventId={id!} />
+              ) : (
+                <EventIntegrations accountId={accountId} eventId={id!} />
+              )}
+            </CardContent>
           </Card>
         )}
       </Box>

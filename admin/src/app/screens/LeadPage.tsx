@@ -10,6 +10,7 @@ import { Link } from '../Link';
 import { formsWithElements } from './Capture';
 import { leadName } from './MyLeads';
 import { Qualify, type QualifySave } from './Qualify';
+import { LeadMeetings } from './LeadMeetings';
 
 const memberName = (m: Member) => [m.u_first_name, m.u_last_name].filter(Boolean).join(' ') || m.u_email;
 
@@ -215,6 +216,7 @@ export function LeadPage({ accountId, leadId }: { accountId: string; leadId: str
       </div>
 
       {!transcribing && <Qualify key={lead.ld_id} lead={lead} onSave={qualify} />}
+      {!transcribing && <LeadMeetings accountId={accountId} lead={lead} me={user.u_id} />}
       {!transcribing && <Handoff accountId={accountId} lead={lead} me={user.u_id} />}
     </section>
   );

@@ -28,12 +28,15 @@ describe.skipIf(!HAS_CHROMIUM)('meetings flow in the browser', () => {
   let rootId: string;
 
   const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  /** The newest mail to `to` in the server's outbox. */
-  const lastMailTo = (to: string) => {
-    const files = server.outbox().filter((m) => m.file.endsWith(`-${to}.eml`));
-    expect(files.length, `a mail to ${to}`).toBeGreaterThan(0);
-    const last = files[files.length - 1];
-    return parseEml(path.basename(last.file), last.text);
+  /** The newest mail to `to` in the server's outbox whose subject has `subject` (mails leave through the job queue: waited for). */
+  const lastMailTo = async (to: string, subject = '') => {
+    const newest = () => {
+      const files = server.outbox().filter((m) => m.file.endsWith(`-${to}.eml`));
+      const last = files[files.length - 1];
+      return last ? parseEml(path.basename(last.file), last.text) : undefined;
+    };
+    await expect.poll(() => newest()?.subject ?? null, { message: `a mail to ${to}` }).toContain(subject);
+    return newest()!;
   };
 
   beforeAll(async () => {
@@ -79,7 +82,7 @@ describe.skipIf(!HAS_CHROMIUM)('meetings flow in the browser', () => {
       expect(await overflow(page)).toBeLessThanOrEqual(0);
 
       // The host's mail: the link to /meetings/{token}, opened signed out on the phone.
-      const link = linkIn(lastMailTo(server.adminEmail), '/meetings/');
+      const link = linkIn(await lastMailTo(server.adminEmail, 'Meeting request'), '/meetings/');
       expect(link.startsWith(`${server.baseUrl}/meetings/`)).toBe(true);
       await page.goto(new URL(link).pathname);
       await page.getByRole('heading', { name: 'A visitor asks for a meeting' }).waitFor();
@@ -104,7 +107,7 @@ describe.skipIf(!HAS_CHROMIUM)('meetings flow in the browser', () => {
       await shot(page, 'meeting-host-accepted');
       await page.setViewportSize({ width: 375, height: 812 });
       // The visitor got the confirmation with the invitation.
-      expect(lastMailTo('vera@example.com').subject).toContain('confirmed');
+      expect((await lastMailTo('vera@example.com', 'confirmed')).subject).toContain('confirmed');
       // The link again: used, so the result without buttons; an unknown link says so.
       await page.goto('/meetings/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
       await page.getByTestId('meeting-invalid').getByText('This meeting link is unknown or has already been used').waitFor();
@@ -237,6 +240,6 @@ describe.skipIf(!HAS_CHROMIUM)('meetings flow in the browser', () => {
     expect(stored.body).toHaveLength(1);
     expect(stored.body[0]).toMatchObject({ mg_status: 'accepted', mg_eventid: eventId, ld_first_name: 'Piet' });
     // The visitor got the invitation.
-    expect(lastMailTo('piet@example.com').subject).toContain('confirmed');
+    expect((await lastMailTo('piet@example.com', 'confirmed')).subject).toContain('confirmed');
   });
 });

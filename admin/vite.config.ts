@@ -20,6 +20,14 @@ const publicFormPages = (): Plugin => ({
 export default defineConfig({
   root: here,
   plugins: [react(), publicFormPages()],
+  resolve: {
+    alias: [
+      // One react-is (19, MUI's and ra-core's) instead of two: hoist-non-react-statics (under emotion) and prop-types
+      // bring react-is 16. They use ForwardRef, Memo and isMemo (same symbols in 19), and isElement and
+      // isValidElementType only in development builds; 16's isElement does not even know React 19's elements.
+      { find: /^react-is$/, replacement: path.join(here, '..', 'node_modules', 'react-is') },
+    ],
+  },
   build: {
     outDir: path.join(here, 'dist'),
     emptyOutDir: true,

@@ -50,7 +50,15 @@ for (const file of seen) {
 }
 const pkg = (id) => {
   const m = /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(id);
-  if (!m) return '(app) ' + path.relative(path.join(here, '..', '..'), id).split(path.sep).slice(0, 3).join('/');
+  if (!m)
+    return (
+      '(app) ' +
+      path
+        .relative(path.join(here, '..', '..'), id)
+        .split(path.sep)
+        .slice(0, 3)
+        .join('/')
+    );
   return m[1];
 };
 const groups = new Map();

@@ -1,5 +1,5 @@
 import type { ChangeEvent } from 'react';
-import { alpha, styled } from '@mui/material/styles';
+import { styled } from '@mui/material/styles';
 
 /**
  * A labelled text field for the public pages, styled from the MUI theme: the label above an outlined input and a
@@ -28,7 +28,7 @@ const Root = styled('div')(({ theme }) => ({
     '&:disabled': { color: theme.palette.text.disabled, borderColor: theme.palette.action.disabled },
   },
   '&.ls-field-error input': { borderColor: theme.palette.error.main },
-  '&.ls-field-error input:focus': { boxShadow: `0 0 0 1px ${theme.palette.error.main}, 0 0 0 4px ${alpha(theme.palette.error.main, 0.12)}` },
+  '&.ls-field-error input:focus': { boxShadow: `0 0 0 1px ${theme.palette.error.main}` },
   '& p': { margin: '3px 14px 0', minHeight: '1.66em', fontSize: '0.75rem', lineHeight: 1.66, color: theme.palette.text.secondary },
   '&.ls-field-error p': { color: theme.palette.error.main },
 }));

@@ -45,7 +45,6 @@ function Title({ title }: { title?: string }) {
 const baseline = (theme: Theme) => ({
   html: { WebkitFontSmoothing: 'antialiased', MozOsxFontSmoothing: 'grayscale', boxSizing: 'border-box', WebkitTextSizeAdjust: '100%', colorScheme: theme.palette.mode },
   '*, *::before, *::after': { boxSizing: 'inherit' },
-  'strong, b': { fontWeight: theme.typography.fontWeightBold },
   body: { margin: 0, color: theme.palette.text.primary, ...theme.typography.body1, backgroundColor: theme.palette.background.default },
 });
 

@@ -17,13 +17,36 @@ const publicFormPages = (): Plugin => ({
   },
 });
 
+/** MUI's CSS-variable themes (createThemeWithVars) out of the build: see admin/src/layout/noCssVarsTheme.ts. */
+const noCssVarsTheme = (): Plugin => ({
+  name: 'ls-no-css-vars-theme',
+  enforce: 'pre',
+  apply: 'build',
+  resolveId(source, importer) {
+    if (source === './createThemeWithVars.mjs' && importer && /[\\/]@mui[\\/]material[\\/]styles[\\/]createTheme\.mjs$/.test(importer)) {
+      return path.join(here, 'src', 'layout', 'noCssVarsTheme.ts');
+    }
+    return null;
+  },
+});
+
 export default defineConfig({
   root: here,
-  plugins: [react(), publicFormPages()],
+  plugins: [react(), publicFormPages(), noCssVarsTheme()],
+  resolve: {
+    alias: [
+      // One react-is (19, MUI's and ra-core's) instead of two: hoist-non-react-statics (under emotion) and prop-types
+      // bring react-is 16. They use ForwardRef, Memo and isMemo (same symbols in 19), and isElement and
+      // isValidElementType only in development builds; 16's isElement does not even know React 19's elements.
+      { find: /^react-is$/, replacement: path.join(here, '..', 'node_modules', 'react-is') },
+    ],
+  },
   build: {
     outDir: path.join(here, 'dist'),
     emptyOutDir: true,
     sourcemap: false,
+    // Every browser the admin supports has <link rel="modulepreload"> (Chrome 66, Firefox 115, Safari 17): no polyfill.
+    modulePreload: { polyfill: false },
     // dist/.vite/manifest.json: admin/scripts/bundle-report.mjs reads it to measure what each route loads.
     manifest: true,
     rolldownOptions: {

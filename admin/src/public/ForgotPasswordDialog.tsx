@@ -7,8 +7,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import { emailOnlySchema } from '../../../resources/auth';
-import { issuesByField } from '../layout/zod';
+import { emailOnlyIssues } from '../../../resources/authChecks';
 import { failureText } from '../providers/failure';
 import { api } from '../providers/http';
 import { usePublicI18n } from './i18n';
@@ -31,7 +30,7 @@ export function ForgotPasswordDialog({ open, initialEmail, onClose }: { open: bo
     }
   }, [open, initialEmail]);
 
-  const error = issuesByField(emailOnlySchema, { u_email: email }).u_email?.[0];
+  const error = emailOnlyIssues({ u_email: email }).u_email?.[0];
 
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -2,8 +2,8 @@ import { useMemo, useState, type FormEvent } from 'react';
 import Box from '@mui/material/Box';
 import { Spinner } from './Spinner';
 import { Notice, PlainButton } from './ui';
-import { loginSchema, LOGIN_PASSWORD_MIN_LENGTH } from '../../../resources/auth';
-import { firstVisibleError, issuesByField } from '../layout/zod';
+import { loginIssues, LOGIN_PASSWORD_MIN_LENGTH } from '../../../resources/authChecks';
+import { firstVisibleError } from '../layout/zod';
 import { apiFailureOf, failureText } from '../providers/failure';
 import type { ApiErrorBody } from '../providers/http';
 import { usePublicI18n } from './i18n';
@@ -36,7 +36,7 @@ export function LoginForm({ onLogin, onSuccess, onForgotPassword, onResendActiva
   const failure = failed?.body;
   const [resend, setResend] = useState<'idle' | 'sending' | 'sent'>('idle');
 
-  const errors = useMemo(() => issuesByField(loginSchema, values), [values]);
+  const errors = useMemo(() => loginIssues(values), [values]);
   const hasErrors = Object.keys(errors).length > 0;
   const shown = firstVisibleError(errors, LOGIN_FIELDS, touched);
   const fieldError = (field: Field) => (shown?.field === field ? t(shown.message, { min: LOGIN_PASSWORD_MIN_LENGTH }) : undefined);

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { createTheme } from '@mui/material/styles';
+import { createTheme, type Theme } from '@mui/material/styles';
 // MUI's material ThemeProvider also carries the CSS-variables machinery; the plain one is all these pages need.
 import { ThemeProvider } from '@mui/system';
-import CssBaseline from '@mui/material/CssBaseline';
+import GlobalStyles from '@mui/material/GlobalStyles';
 import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -40,6 +40,15 @@ function Title({ title }: { title?: string }) {
 }
 
 /**
+ * The part of MUI's CssBaseline these pages need (its full set of rules costs the sign-in page about 1 KB gzipped).
+ */
+const baseline = (theme: Theme) => ({
+  html: { WebkitFontSmoothing: 'antialiased', MozOsxFontSmoothing: 'grayscale', boxSizing: 'border-box', WebkitTextSizeAdjust: '100%', colorScheme: theme.palette.mode },
+  '*, *::before, *::after': { boxSizing: 'inherit' },
+  body: { margin: 0, color: theme.palette.text.primary, ...theme.typography.body1, backgroundColor: theme.palette.background.default },
+});
+
+/**
  * The frame of the pages a visitor sees without the admin (sign-in, logout, e-mail confirmation, password reset):
  * plain MUI with Leadstage's theme, a language switch and a light/dark switch, no react-admin and no router.
  */
@@ -53,7 +62,7 @@ export function PublicShell({ title, children, wide }: { title?: string; childre
   return (
     <PublicI18nProvider>
       <ThemeProvider theme={theme}>
-        <CssBaseline />
+        <GlobalStyles styles={baseline} />
         <Title title={title} />
         <Box
           component="main"

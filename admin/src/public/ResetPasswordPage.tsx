@@ -3,9 +3,8 @@ import Box from '@mui/material/Box';
 import { Spinner } from './Spinner';
 import { LinkButton, Notice, PlainButton } from './ui';
 import Typography from '@mui/material/Typography';
-import { resetPasswordSchema } from '../../../resources/auth';
+import { resetPasswordIssues } from '../../../resources/authChecks';
 import { DEFAULT_PASSWORD_MIN_LENGTH } from '../../../resources/users';
-import { issuesByField } from '../layout/zod';
 import { PublicShell } from './PublicShell';
 import { api, ApiRequestError, GUEST_TOKEN_HEADER } from '../providers/http';
 import { linkProps } from '../navigation';
@@ -40,8 +39,7 @@ function ResetContent() {
   }, []);
 
   const min = guest?.settings?.passwordMinLength ?? DEFAULT_PASSWORD_MIN_LENGTH;
-  const schema = useMemo(() => resetPasswordSchema(min), [min]);
-  const errors = useMemo(() => issuesByField(schema, { token, ...values }), [schema, token, values]);
+  const errors = useMemo(() => resetPasswordIssues({ token, ...values }, min), [min, token, values]);
   const hasErrors = FIELDS.some((f) => errors[f]?.length);
   // Spec 5: a mismatch shows on both fields, so each touched field shows its own first error.
   const merged: Record<string, string[]> = { ...Object.fromEntries(Object.entries(serverFields).map(([k, v]) => [k, [v]])), ...errors };

@@ -57,10 +57,10 @@ export async function expectVisible(locator: Locator) {
   expect(await locator.isVisible()).toBe(true);
 }
 
-/** A react-admin input's form control (ids are generated, so find it by the input's name). */
-export const control = (page: Page, name: string) => page.locator('.MuiFormControl-root', { has: page.locator(`[name="${name}"]`) }).first();
+/** A react-admin input's form control, or a public page's field (ids are generated, so find it by the input's name). */
+export const control = (page: Page, name: string) => page.locator('.MuiFormControl-root, .ls-field', { has: page.locator(`[name="${name}"]`) }).first();
 export const helperText = async (page: Page, name: string) =>
-  (await control(page, name).locator('.MuiFormHelperText-root').allInnerTexts())
+  (await control(page, name).locator('.MuiFormHelperText-root, .ls-field-helper').allInnerTexts())
     .join(' ')
     .replace(/\u200b/g, '')
     .trim();

@@ -18,7 +18,7 @@ import { mountedRoutes } from '../../api/openapi/mountedRoutes.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8'));
 const pkg = readJson('package.json') as { dependencies: Record<string, string> };
-const lock = readJson('package-lock.json') as { packages: Record<string, { version?: string; dependencies?: Record<string, string> }> };
+const lock = readJson('package-lock.json') as { packages: Record<string, { version?: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> }> };
 
 const PATCHES = {
   knex: "api/db/firstRow.ts (a read run on a connection of knex's pool without knex's query runner)",
@@ -40,6 +40,33 @@ describe('each patched library is pinned to the version installed', () => {
       expect(installed, recheck(lib, `${installed} is installed, the patch was checked against ${pinned}`)).toBe(pinned);
     });
   }
+});
+
+describe("@mui/material: what the admin build's noCssVarsTheme plugin (admin/vite.config.ts) takes from MUI's internals", () => {
+  const MUI = '@mui/material';
+  const dev = (readJson('package.json') as { devDependencies: Record<string, string> }).devDependencies;
+  const mui = (what: string) => `${MUI}: ${what}. Re-check admin/src/layout/noCssVarsTheme.ts and the plugin in admin/vite.config.ts against this version, then move the pin`;
+
+  it('is pinned (a build-time dependency) to the version installed', () => {
+    expect(dev[MUI], mui(`package.json asks for "${dev[MUI]}", not one exact version`)).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(lock.packages[''].devDependencies?.[MUI], mui('package-lock.json does not ask for the version package.json pins')).toBe(dev[MUI]);
+    expect(readJson(`node_modules/${MUI}/package.json`).version, mui('another version is installed')).toBe(dev[MUI]);
+  });
+
+  it('createTheme imports createThemeWithVars from ./createThemeWithVars.mjs and calls it only when cssVariables is not false', () => {
+    const source = fs.readFileSync(path.join(ROOT, 'node_modules', MUI, 'styles', 'createTheme.mjs'), 'utf8');
+    expect(source, mui('createTheme.mjs no longer imports "./createThemeWithVars.mjs" (the plugin would not match)')).toContain(
+      'import createThemeWithVars from "./createThemeWithVars.mjs";',
+    );
+    // Every call of it comes after the `cssVariables === false` branch, which returns without it.
+    const falseBranch = source.indexOf('if (cssVariables === false) {');
+    expect(falseBranch, mui('createTheme no longer branches on `cssVariables === false`')).toBeGreaterThan(0);
+    const calls = [...source.matchAll(/createThemeWithVars\(/g)].map((m) => m.index);
+    expect(calls.length, mui('createTheme calls createThemeWithVars in another number of places')).toBe(1);
+    expect(calls[0], mui('createThemeWithVars is called before the cssVariables === false branch')).toBeGreaterThan(falseBranch);
+    const branch = source.slice(falseBranch, calls[0]);
+    expect(branch, mui('the cssVariables === false branch no longer returns the theme itself')).toContain('return theme;');
+  });
 });
 
 describe("knex: what api/db/firstRow.ts takes from knex's internals", () => {

@@ -97,7 +97,7 @@ describe.skipIf(!HAS_CHROMIUM)('entry admin in the browser', () => {
     await page.waitForURL('**/accounts/selection');
     await page.getByTestId('select-entry-admin').click();
     await page.waitForURL((u) => u.pathname === '/accounts');
-    expect(await new Layout(page).menuItems()).toEqual(['Accounts', 'Users', 'Media', 'Sign out']);
+    expect(await new Layout(page).menuItems()).toEqual(['Accounts', 'Users', 'Media', 'Job queue', 'Sign out']);
     // `/` with a session goes to the accounts.
     await page.goto('/');
     await page.waitForURL((u) => u.pathname === '/accounts');
@@ -454,7 +454,7 @@ describe.skipIf(!HAS_CHROMIUM)('entry admin in the browser', () => {
     await new ListScreen(page).row(account.name).waitFor();
     await page.getByTestId('locale-menu').click();
     await page.getByRole('menuitem', { name: 'Nederlands' }).click();
-    await expect.poll(() => new Layout(page).menuItems()).toEqual(['Accounts', 'Gebruikers', 'Media', 'Uitloggen']);
+    await expect.poll(() => new Layout(page).menuItems()).toEqual(['Accounts', 'Gebruikers', 'Media', 'Takenwachtrij', 'Uitloggen']);
     await page
       .getByRole('button', { name: /thema|theme/i })
       .first()
@@ -467,7 +467,7 @@ describe.skipIf(!HAS_CHROMIUM)('entry admin in the browser', () => {
       .click();
     await page.getByTestId('locale-menu').click();
     await page.getByRole('menuitem', { name: 'English' }).click();
-    await expect.poll(() => new Layout(page).menuItems()).toEqual(['Accounts', 'Users', 'Media', 'Sign out']);
+    await expect.poll(() => new Layout(page).menuItems()).toEqual(['Accounts', 'Users', 'Media', 'Job queue', 'Sign out']);
   });
 
   it('works on a phone: drawer menu, lists as simple lists, forms in one column', async () => {

@@ -137,7 +137,7 @@ describe.skipIf(!HAS_CHROMIUM)("a collection's page in the browser", () => {
     const { context, page, errors } = await newPage(browser, server.baseUrl, PHONE);
     await page.goto(`/c/${token}?l=${ids.layer}`);
     await page.getByRole('heading', { level: 1, name: 'Get the Expo brochures' }).waitFor();
-    expect(await page.getByRole('img', { name: 'Logo' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(400);
+    await expect.poll(() => page.getByRole('img', { name: 'Logo' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(400);
     // the style's CSS is applied (accent colour on the button, page background)
     expect(await page.getByRole('button', { name: 'Send and download' }).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(10, 125, 59)');
     expect(await page.locator('.ls-collection-download').count()).toBe(0);

@@ -86,6 +86,9 @@ describe.skipIf(!HAS_CHROMIUM)('account console in the browser', () => {
         'Integrations',
         'Mail templates',
         'Leads',
+        'Meeting slots',
+        'Meetings',
+        'Conversations',
         'Assets',
         'Collections',
         'Carousels',
@@ -194,7 +197,24 @@ describe.skipIf(!HAS_CHROMIUM)('account console in the browser', () => {
       // A member reads members, events, forms, lists and integrations (spec 6); no invites, mail templates or settings.
       await expect
         .poll(() => new Layout(page).menuItems())
-        .toEqual(['Home', 'Members', 'Events', 'Forms', 'Lists', 'Integrations', 'Leads', 'Assets', 'Collections', 'Carousels', 'Carousel groups', 'Codes', 'Sign out']);
+        .toEqual([
+          'Home',
+          'Members',
+          'Events',
+          'Forms',
+          'Lists',
+          'Integrations',
+          'Leads',
+          'Meeting slots',
+          'Meetings',
+          'Conversations',
+          'Assets',
+          'Collections',
+          'Carousels',
+          'Carousel groups',
+          'Codes',
+          'Sign out',
+        ]);
       await page.getByRole('menuitem', { name: 'Events' }).click();
       await page.waitForURL((u) => u.pathname === `/console/${acme.id}/events`);
       const list = new ListScreen(page);

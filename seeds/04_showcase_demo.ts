@@ -72,6 +72,22 @@ const MEMOS = 6;
 
 type Row = Record<string, unknown>;
 
+/** A lead's answers, keyed by element data name: the registration form's (03_console_demo) and the booth form's. */
+function answers(first: string, last: string, email: string, rnd: () => number, pick: <T>(list: readonly T[]) => T): Row {
+  const interests = [...new Set([valueFromTitle(pick(INTERESTS)), valueFromTitle(pick(INTERESTS))])];
+  return {
+    email,
+    first_name: first,
+    last_name: last,
+    choice_chips_multiple: interests,
+    selectbox: interests[0],
+    toggle: rnd() < 0.7,
+    slider: Math.floor(rnd() * 11),
+    interests,
+    follow_up: rnd() < 0.5,
+  };
+}
+
 async function insertChunked(trx: Knex.Transaction, table: string, rows: Row[], returning: string[], size = 1000): Promise<Row[]> {
   const out: Row[] = [];
   for (let i = 0; i < rows.length; i += size) out.push(...(await trx(table).insert(rows.slice(i, i + size)).returning(returning)));
@@ -179,7 +195,8 @@ export async function seed(knex: Knex, services: SeedServices = {}): Promise<voi
     await insertChunked(trx, 'lead_files', leadFiles, ['lf_id']);
 
     // The leads: registrations in the days before each event, the rest captured during it (spring-expo: yesterday and
-    // today, up to now). Pending cards are the newest card leads, with the photos stored above.
+    // today, up to now), none older than 30 days. The expo's first card leads wait for transcription (or were postponed)
+    // with the photos stored above; the other cards were transcribed.
     const sources = ['scan', 'scan', 'scan', 'card', 'manual', 'registration', 'registration', 'download', 'meeting'] as const;
     const leads: Row[] = [];
     let pendingLeft = PENDING_CARDS;
@@ -188,15 +205,19 @@ export async function seed(knex: Knex, services: SeedServices = {}): Promise<voi
       const w = r < windows[0].share ? windows[0] : r < windows[0].share + windows[1].share ? windows[1] : windows[2];
       const source = sources[i % sources.length];
       const start = Date.parse(`${day(w.from)}T08:00:00Z`);
+      // Registrations and meeting requests in the 10 days before the event, but not before the statistics' default
+      // range (the last 30 days, in UTC days) begins.
+      const earliest = Math.max(start - 10 * DAY, Date.parse(`${day(-29)}T00:00:00Z`));
       let at =
         source === 'registration' || source === 'meeting'
-          ? start - (1 + rnd() * 9) * DAY
+          ? earliest + rnd() * (start - DAY / 2 - earliest)
           : start + Math.floor(rnd() * (w.to - w.from + 1)) * DAY + rnd() * 9 * 3600_000;
       if (at > now) at = now - rnd() * 6 * 3600_000;
       const first = pick(FIRST);
       const last = pick(LAST);
       const company = pick(COMPANIES);
       const owner_ = pick(staff);
+      const email = `${first}.${last}.${i}@${company}.example`.toLowerCase().replace(/[^a-z0-9.@]/g, '');
       const pendingCard = source === 'card' && w.id === spring.ev_id && pendingLeft > 0;
       const rated = rnd() < 0.4;
       const tagged = rnd() < 0.35;
@@ -207,10 +228,11 @@ export async function seed(knex: Knex, services: SeedServices = {}): Promise<voi
         ld_captured_at: new Date(at),
         ld_ownerid: owner_,
         ld_captured_by: source === 'registration' || source === 'meeting' ? null : owner_,
-        ld_email: pendingCard ? null : `${first}.${last}.${i}@${company}.example`.toLowerCase().replace(/[^a-z0-9.@]/g, ''),
+        ld_email: pendingCard ? null : email,
         ld_first_name: pendingCard ? null : first,
         ld_last_name: pendingCard ? null : last,
-        ld_transcription_status: source === 'card' ? (pendingCard ? 'pending' : i % 7 === 0 ? 'postponed' : 'done') : 'none',
+        // Every sixth card with a photo was postponed; older cards were transcribed.
+        ld_transcription_status: source === 'card' ? (pendingCard ? (pendingLeft % 6 === 0 ? 'postponed' : 'pending') : 'done') : 'none',
         ld_front_fileid: pendingCard ? fronts[PENDING_CARDS - pendingLeft] : null,
         ld_back_fileid: pendingCard ? backs[PENDING_CARDS - pendingLeft] : null,
         ld_badge_code: source === 'scan' ? `SPR-${String(100000 + i)}` : null,
@@ -219,7 +241,7 @@ export async function seed(knex: Knex, services: SeedServices = {}): Promise<voi
         ld_rating: rated ? 1 + Math.floor(rnd() * 5) : null,
         ld_tags: tagged ? [...new Set([pick(TAGS), pick(TAGS)])] : [],
         ld_notes: rated && rnd() < 0.3 ? pick(NOTES) : null,
-        ld_answers: { interests: [valueFromTitle(pick(INTERESTS)), valueFromTitle(pick(INTERESTS))].filter((v, k, all) => all.indexOf(v) === k), follow_up: rnd() < 0.5 },
+        ld_answers: pendingCard ? {} : answers(first, last, email, rnd, pick),
       };
       if (pendingCard) pendingLeft--;
       leads.push(lead);

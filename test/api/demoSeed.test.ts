@@ -78,6 +78,8 @@ describeEachDb('npm run db:seed:demo: a console a newcomer can look at', (kind) 
       for (const source of LEAD_SOURCES) expect(counts[source], source).toBeGreaterThan(0);
       const byDay = await owner.get(`/api/1/accounts/${a}/stats/leads?group=day`);
       expect(byDay.body.rows.filter((r: Row) => Number(r.count) > 0).length).toBeGreaterThanOrEqual(9);
+      // the statistics' default range (the last 30 days) holds every lead
+      expect(byDay.body.rows.reduce((sum: number, r: Row) => sum + Number(r.count), 0)).toBe(DEMO_LEADS);
       const list = await owner.get(`/api/1/accounts/${a}/leads?range=${encodeURIComponent('[0,24]')}`);
       expect(list.status).toBe(200);
       expect(list.body.length).toBe(25);
@@ -88,11 +90,16 @@ describeEachDb('npm run db:seed:demo: a console a newcomer can look at', (kind) 
       const tagged = await owner.get(`/api/1/accounts/${a}/leads?${new URLSearchParams({ filter: JSON.stringify({ ld_tags: ['hot'] }) })}`);
       expect(tagged.body.length).toBeGreaterThan(0);
       expect(tagged.body.every((l: Row) => (l.ld_tags as string[]).includes('hot'))).toBe(true);
+      const answered = (await t.db('leads').where({ ld_accountid: a, ld_source: 'registration' }).first('ld_answers', 'ld_email'))!;
+      expect(answered.ld_answers).toMatchObject({ email: answered.ld_email, first_name: expect.any(String) });
       const notes = (await t.db('leads').where('ld_accountid', a).whereNotNull('ld_notes').count({ n: '*' }).first())!;
       expect(Number(notes.n)).toBeGreaterThan(0);
 
       const pending = await owner.get(`/api/1/accounts/${a}/leads?${new URLSearchParams({ filter: JSON.stringify({ ld_transcription_status: 'pending' }) })}`);
       expect(pending.body.length).toBeGreaterThan(10);
+      const open = await t.db('leads').where('ld_accountid', a).whereIn('ld_transcription_status', ['pending', 'postponed']).select('ld_front_fileid', 'ld_transcription_status');
+      expect(open.every((l) => l.ld_front_fileid)).toBe(true); // the queue shows a photo for every card in it
+      expect(open.some((l) => l.ld_transcription_status === 'postponed')).toBe(true);
       const card = pending.body[0];
       expect(card).toMatchObject({ ld_source: 'card', ld_first_name: null });
       const photo = await owner.get(`/api/1/accounts/${a}/lead-files/${card.ld_front_fileid}`);

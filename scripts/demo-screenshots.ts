@@ -11,6 +11,8 @@ import { DEMO_PASSWORD } from '../seeds/02_demo.js';
 import { DEMO_BOOTH_EMAIL, DEMO_OWNER_EMAIL, DEMO_PLAYER_CODE } from '../seeds/04_showcase_demo.js';
 
 const { values } = parseArgs({ options: { url: { type: 'string', default: 'http://localhost:3000' }, out: { type: 'string', default: '/tmp/shots-demo' } } });
+type Row = Record<string, unknown>;
+
 const base = values.url!.replace(/\/$/, '');
 const out = values.out!;
 fs.mkdirSync(out, { recursive: true });
@@ -44,8 +46,10 @@ try {
   const api = async (p: string) => (await console_.request.get(`${base}/api/1/accounts/${account}${p}`)).json();
   await shot(console_, '01-leads', `/console/${account}/leads`);
   await shot(console_, '02-transcription', `/console/${account}/transcription`, 2500);
-  const rated = (await api(`/leads?filter=${encodeURIComponent(JSON.stringify({ ld_rating_min: 5 }))}`)) as { id: string }[];
-  if (rated[0]) await shot(console_, '02-lead', `/console/${account}/leads/${rated[0].id}`);
+  // A top-rated badge scan with a voice memo (the seed puts the memos there).
+  const rated = (await api(`/leads?range=${encodeURIComponent('[0,499]')}&filter=${encodeURIComponent(JSON.stringify({ ld_rating_min: 5, ld_source: 'scan' }))}`)) as Row[];
+  const lead = rated.find((l) => l.ld_memo_fileid) ?? rated[0];
+  if (lead) await shot(console_, '02-lead', `/console/${account}/leads/${lead.id}`);
   await shot(console_, '03-assets', `/console/${account}/assets`);
   const carousels = (await api('/carousels')) as { id: string }[];
   await shot(console_, '04-carousels', `/console/${account}/carousels`);

@@ -69,6 +69,8 @@ const POSTERS = [
 /** How many card leads wait for transcription (each with a stored front photo, every third with a back). */
 const PENDING_CARDS = 36;
 const MEMOS = 6;
+/** The opt-in as the capture app showed it (stored with each lead that opted in). */
+const CONSENT_TEXT = 'Yes, Acme Events may e-mail me news about its products and events. I can unsubscribe at any time.';
 
 type Row = Record<string, unknown>;
 
@@ -220,6 +222,7 @@ export async function seed(knex: Knex, services: SeedServices = {}): Promise<voi
       const email = `${first}.${last}.${i}@${company}.example`.toLowerCase().replace(/[^a-z0-9.@]/g, '');
       const pendingCard = source === 'card' && w.id === spring.ev_id && pendingLeft > 0;
       const rated = rnd() < 0.4;
+      const consent = rnd() < 0.55;
       const tagged = rnd() < 0.35;
       const lead: Row = {
         ld_accountid: a,
@@ -236,7 +239,8 @@ export async function seed(knex: Knex, services: SeedServices = {}): Promise<voi
         ld_front_fileid: pendingCard ? fronts[PENDING_CARDS - pendingLeft] : null,
         ld_back_fileid: pendingCard ? backs[PENDING_CARDS - pendingLeft] : null,
         ld_badge_code: source === 'scan' ? `SPR-${String(100000 + i)}` : null,
-        ld_consent_news: rnd() < 0.55,
+        ld_consent_news: consent,
+        ld_consent_text: consent ? CONSENT_TEXT : null,
         ld_is_valid: rnd() > 0.03,
         ld_rating: rated ? 1 + Math.floor(rnd() * 5) : null,
         ld_tags: tagged ? [...new Set([pick(TAGS), pick(TAGS)])] : [],

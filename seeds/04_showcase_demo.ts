@@ -39,7 +39,33 @@ function random(seed: number): () => number {
   };
 }
 
-const FIRST = ['Anna', 'Bas', 'Carla', 'David', 'Eva', 'Femke', 'Gijs', 'Hanna', 'Ivo', 'Julia', 'Kees', 'Lotte', 'Maarten', 'Nina', 'Oscar', 'Paula', 'Quinten', 'Roos', 'Sanne', 'Thomas', 'Ursula', 'Victor', 'Wendy', 'Yara', 'Zoe'];
+const FIRST = [
+  'Anna',
+  'Bas',
+  'Carla',
+  'David',
+  'Eva',
+  'Femke',
+  'Gijs',
+  'Hanna',
+  'Ivo',
+  'Julia',
+  'Kees',
+  'Lotte',
+  'Maarten',
+  'Nina',
+  'Oscar',
+  'Paula',
+  'Quinten',
+  'Roos',
+  'Sanne',
+  'Thomas',
+  'Ursula',
+  'Victor',
+  'Wendy',
+  'Yara',
+  'Zoe',
+];
 const LAST = ['van Dijk', 'Smit', 'de Jong', 'Müller', 'Martin', 'García', 'Rossi', 'Kowalski', 'Andersen', 'Dubois', 'Schmidt', 'Jansen', "O'Brien", 'Novak', 'Silva', 'Haddad'];
 const COMPANIES = ['northwind', 'contoso', 'fabrikam', 'tailspin', 'wingtip', 'litware', 'adatum', 'proseware', 'woodgrove', 'lucerne'];
 const TAGS = ['hot', 'follow-up', 'partner', 'press', 'budget-q1', 'demo-requested', 'reseller'];
@@ -92,7 +118,12 @@ function answers(first: string, last: string, email: string, rnd: () => number, 
 
 async function insertChunked(trx: Knex.Transaction, table: string, rows: Row[], returning: string[], size = 1000): Promise<Row[]> {
   const out: Row[] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(...(await trx(table).insert(rows.slice(i, i + size)).returning(returning)));
+  for (let i = 0; i < rows.length; i += size)
+    out.push(
+      ...(await trx(table)
+        .insert(rows.slice(i, i + size))
+        .returning(returning)),
+    );
   return out;
 }
 
@@ -319,7 +350,11 @@ export async function seed(knex: Knex, services: SeedServices = {}): Promise<voi
 
     // Assets, a collection of them, two carousels (one 1920×1080 variant each) with a slide per poster and an image
     // layer, the second with a QR of the collection; a group of both with the demo's player code.
-    const assetIds = (await trx('assets').insert(assetRows.map((r) => ({ ...r, as_created_by: owner.u_id }))).returning(['as_id'])).map((r) => r.as_id as string);
+    const assetIds = (
+      await trx('assets')
+        .insert(assetRows.map((r) => ({ ...r, as_created_by: owner.u_id })))
+        .returning(['as_id'])
+    ).map((r) => r.as_id as string);
     const [collection] = await trx('collections')
       .insert({ co_accountid: a, co_title: 'Spring Expo brochures', co_name: 'spring-expo-brochures', co_token: newCollectionToken() })
       .returning(['co_id']);
@@ -333,7 +368,16 @@ export async function seed(knex: Knex, services: SeedServices = {}): Promise<voi
     const slideIds: string[][] = [];
     for (const [ci, c] of carousels.entries()) {
       const [variant] = await trx('variants')
-        .insert({ v_accountid: a, v_carouselid: c.c_id, v_title: 'Landscape', v_name: 'landscape', v_width: 1920, v_height: 1080, v_bgcolor: '#101828', v_default_duration_ms: 6000 })
+        .insert({
+          v_accountid: a,
+          v_carouselid: c.c_id,
+          v_title: 'Landscape',
+          v_name: 'landscape',
+          v_width: 1920,
+          v_height: 1080,
+          v_bgcolor: '#101828',
+          v_default_duration_ms: 6000,
+        })
         .returning(['v_id']);
       const mine = POSTERS.map((p, i) => ({ p, i })).filter(({ i }) => i % 2 === ci);
       const slides = await trx('slides')

@@ -63,7 +63,8 @@ class Canvas {
     for (let i = 0; i < 3; i++) this.px[o + i] = Math.round(this.px[o + i] * (1 - alpha) + c[i] * alpha);
   }
   rect(x0: number, y0: number, w: number, h: number, c: Rgb, alpha = 1): void {
-    for (let y = Math.max(0, Math.floor(y0)); y < Math.min(this.h, y0 + h); y++) for (let x = Math.max(0, Math.floor(x0)); x < Math.min(this.w, x0 + w); x++) this.set(x, y, c, alpha);
+    for (let y = Math.max(0, Math.floor(y0)); y < Math.min(this.h, y0 + h); y++)
+      for (let x = Math.max(0, Math.floor(x0)); x < Math.min(this.w, x0 + w); x++) this.set(x, y, c, alpha);
   }
   circle(cx: number, cy: number, r: number, c: Rgb, alpha = 1): void {
     for (let y = Math.max(0, Math.floor(cy - r)); y < Math.min(this.h, cy + r); y++)
@@ -92,7 +93,8 @@ export function drawPoster(width: number, height: number, hue: number, style: nu
   if (style % 4 === 0) for (let i = 0; i < 6; i++) c.circle(width * (0.2 + 0.13 * i), height * (0.35 + 0.1 * Math.sin(i)), (60 + 25 * (i % 3)) * s, light, 0.45);
   else if (style % 4 === 1) for (let i = 0; i < 9; i++) c.rect(width * 0.08 * i + width * 0.1, 0, width * 0.03, height, light, 0.35);
   else if (style % 4 === 2)
-    for (let i = 0; i < 4; i++) for (let j = 0; j < 3; j++) c.rect(width * (0.12 + 0.2 * i), height * (0.1 + 0.22 * j), width * 0.15, height * 0.17, (i + j) % 2 ? light : [255, 255, 255], 0.3);
+    for (let i = 0; i < 4; i++)
+      for (let j = 0; j < 3; j++) c.rect(width * (0.12 + 0.2 * i), height * (0.1 + 0.22 * j), width * 0.15, height * 0.17, (i + j) % 2 ? light : [255, 255, 255], 0.3);
   else
     for (let r = 5; r > 0; r--) {
       c.circle(width * 0.7, height * 0.4, r * 55 * s, r % 2 ? light : from, 0.6);
@@ -176,10 +178,7 @@ export function makeMemoWebm(seconds = 3, pitch = 180): Buffer {
     head.writeInt16BE(n * blockMs, 1);
     blocks.push(ebml(0xa3, Buffer.concat([head, pcm.subarray(s * 2, Math.min(samples, s + perBlock) * 2)])));
   }
-  const header = ebml(
-    0x1a45dfa3,
-    Buffer.concat([uint(0x4286, 1), uint(0x42f7, 1), uint(0x42f2, 4), uint(0x42f3, 8), str(0x4282, 'webm'), uint(0x4287, 4), uint(0x4285, 2)]),
-  );
+  const header = ebml(0x1a45dfa3, Buffer.concat([uint(0x4286, 1), uint(0x42f7, 1), uint(0x42f2, 4), uint(0x42f3, 8), str(0x4282, 'webm'), uint(0x4287, 4), uint(0x4285, 2)]));
   const info = ebml(0x1549a966, Buffer.concat([uint(0x2ad7b1, 1_000_000), str(0x4d80, 'leadstage-demo'), str(0x5741, 'leadstage-demo'), float(0x4489, seconds * 1000)]));
   const audio = ebml(0xe1, Buffer.concat([float(0xb5, rate), uint(0x9f, 1), uint(0x6264, 16)]));
   const track = ebml(0xae, Buffer.concat([uint(0xd7, 1), uint(0x73c5, 1), uint(0x83, 2), str(0x86, 'A_PCM/INT/LIT'), audio]));

@@ -140,7 +140,7 @@ describeEachDb('npm run db:seed:demo: a console a newcomer can look at', (kind) 
       const storage = storageOf(t.context);
       for (const asset of assets.body as Row[]) {
         expect(asset.as_type).toBe('image/png');
-        const row = (await t.db('assets').where('as_id', asset.id).first())!;
+        const row = (await t.db('assets').where('as_id', String(asset.id)).first())!;
         const file = await bytesOf(await storage.read(objectKey(row.as_path, row.as_fileid)));
         expect(file.length).toBe(Number(asset.as_size));
         expect(decodePng(file)).toMatchObject({ width: 1280, height: 720 });

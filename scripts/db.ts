@@ -2,7 +2,8 @@
 import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
 import { prepareDatabase } from '../api/db/bootstrap.js';
-import { appliedMigrations, migrateLatest, rollbackOne, runSeeds } from '../api/db/migrationSource.js';
+import { appliedMigrations, isDemoSeed, migrateLatest, rollbackOne, runSeeds } from '../api/db/migrationSource.js';
+import { createStorageDriver } from '../api/storage/index.js';
 import { startupConfig, startupDatabase } from '../api/startup.js';
 import { CliError, runCli } from './lib/cli.js';
 import { confirm } from './lib/prompt.js';
@@ -49,7 +50,14 @@ await runCli(async () => {
       console.log('seeded:', (await runSeeds(db, (f) => f.startsWith('01_'))).join(', '));
     } else {
       await prepareDatabase(db); // missing grants only: ops' grant changes stay
-      console.log('seeded:', (await runSeeds(db, (f) => f.startsWith('02_') || f.startsWith('03_'))).join(', '));
+      const storage = createStorageDriver(config);
+      try {
+        const started = Date.now();
+        const ran = await runSeeds(db, isDemoSeed, { storage });
+        console.log('seeded:', ran.join(', '), `(${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      } finally {
+        await storage.close();
+      }
     }
   } finally {
     await db.destroy();

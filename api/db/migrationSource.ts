@@ -4,6 +4,13 @@ import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import { migrationsDir, seedsDir } from './knex.js';
 
+import type { StorageDriver } from '../storage/driver.js';
+
+/** What a seed may use besides the database: the storage driver for bytes (the demo's images and memos). */
+export interface SeedServices {
+  storage?: StorageDriver;
+}
+
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };
 
 /** Migration or seed modules: .ts sources under tsx and Vitest, .js in the compiled build (dist/). */
@@ -53,13 +60,16 @@ export async function rollbackOne(db: Knex): Promise<string | undefined> {
   return names[0];
 }
 
-/** Runs seeds in file-name order (NN_name.ts); `only` picks some by name prefix. */
-export async function runSeeds(db: Knex, only?: (name: string) => boolean): Promise<string[]> {
+/** The seeds of npm run db:seed:demo (02_demo, 03_console_demo, 04_showcase_demo); 01_roles is db:seed's. */
+export const isDemoSeed = (file: string): boolean => /^0[2-4]_/.test(file);
+
+/** Runs seeds in file-name order (NN_name.ts); `only` picks some by name prefix; `services` goes to each seed. */
+export async function runSeeds(db: Knex, only?: (name: string) => boolean, services: SeedServices = {}): Promise<string[]> {
   const ran: string[] = [];
   for (const file of listModules(seedsDir)) {
     if (only && !only(file)) continue;
-    const mod = (await import(pathToFileURL(path.join(seedsDir, file)).href)) as { seed: (k: Knex) => Promise<void> };
-    await mod.seed(db);
+    const mod = (await import(pathToFileURL(path.join(seedsDir, file)).href)) as { seed: (k: Knex, s: SeedServices) => Promise<void> };
+    await mod.seed(db, services);
     ran.push(file);
   }
   return ran;

@@ -443,14 +443,53 @@ export async function seed(knex: Knex, services: SeedServices = {}): Promise<voi
 }
 
 /**
- * CONVERSATIONS (issue 17): a conversation on a lead, once the `conversations` resource and its messages table exist
- * (being built on another branch). Skipped until then; at the merge, fill in the insert below.
+ * Conversations (platform-and-flows.md 6): two threads with visitors, one answered, one with the visitor's reply unread
+ * (first in the list). The visitor's link is an HMAC of SESSION_SECRET, which a seed does not know: these threads read
+ * and answer in the console; the next member message mails the visitor a link that works (it is made then).
  */
 export async function seedConversations(trx: Knex.Transaction, accountId: string, leads: Row[], userId: string): Promise<boolean> {
-  if (!(await trx.schema.hasTable('conversations')) || !(await trx.schema.hasTable('messages'))) return false;
-  // TODO(merge with the conversations branch): insert one conversation on leads[0] with a few messages from userId.
-  void accountId;
-  void leads;
-  void userId;
-  return false;
+  if (!(await trx.schema.hasTable('conversations')) || !(await trx.schema.hasTable('conversation_messages'))) return false;
+  const threads = [
+    {
+      lead: leads[0],
+      subject: 'Your visit to our stand',
+      messages: [
+        { author: userId, body: 'Thank you for visiting us at Spring Expo! Shall I send you the price list for the screens?', minutes: 26 * 60 },
+        { author: null, body: 'Yes please, for 40 screens. Delivery before June would be ideal.', minutes: 25 * 60 },
+        { author: userId, body: 'Here it is. June works: I have reserved a slot for you.', minutes: 24 * 60 },
+      ],
+      readByMember: true,
+    },
+    {
+      lead: leads[1],
+      subject: 'The demo you asked for',
+      messages: [
+        { author: userId, body: 'Would Thursday at 10:00 suit you for the demo?', minutes: 3 * 60 },
+        { author: null, body: 'Thursday is fine. Can my colleague join by video?', minutes: 40 },
+      ],
+      readByMember: false,
+    },
+  ];
+  const now = Date.now();
+  for (const thread of threads) {
+    const at = (m: number) => new Date(now - m * 60_000).toISOString();
+    const last = at(thread.messages[thread.messages.length - 1].minutes);
+    const [cv] = await trx('conversations')
+      .insert({
+        cv_accountid: accountId,
+        cv_leadid: thread.lead.ld_id,
+        cv_subject: thread.subject,
+        cv_status: 'open',
+        cv_last_message_at: last,
+        cv_token_hash: hashToken(crypto.randomBytes(32).toString('base64url')),
+      })
+      .returning(['cv_id']);
+    await trx('conversation_messages').insert(
+      thread.messages.map((m) => ({ cm_conversationid: cv.cv_id, cm_author: m.author, cm_from_visitor: m.author === null, cm_body: m.body, cm_created_at: at(m.minutes) })),
+    );
+    // The member read the first thread to its end, the second only up to their own question.
+    const readUpTo = thread.readByMember ? last : at(thread.messages[0].minutes);
+    await trx('conversation_reads').insert({ cr_conversationid: cv.cv_id, cr_userid: userId, cr_last_read_at: readUpTo });
+  }
+  return true;
 }

@@ -133,6 +133,19 @@ describeEachDb('npm run db:seed:demo: a console a newcomer can look at', (kind) 
       expect(byStatus.body.rows.every((r: Row) => Number(r.count) > 0)).toBe(true);
     });
 
+    it('conversations: an answered thread and one whose reply the booth member has not read (listed first)', async () => {
+      const list = await booth.get(`/api/1/accounts/${a}/conversations`);
+      expect(list.status, JSON.stringify(list.body)).toBe(200);
+      expect(list.body).toHaveLength(2);
+      expect(list.body.map((c: Row) => [c.cv_subject, c.cv_unread])).toEqual([
+        ['The demo you asked for', 1],
+        ['Your visit to our stand', 0],
+      ]);
+      const thread = await booth.get(`/api/1/accounts/${a}/conversations/${list.body[1].cv_id}/messages`);
+      expect(thread.status).toBe(200);
+      expect(thread.body).toHaveLength(3);
+    });
+
     it('assets: images drawn at seed time, readable through the storage driver, with thumbnails', async () => {
       const assets = await owner.get(`/api/1/accounts/${a}/assets`);
       expect(assets.status).toBe(200);

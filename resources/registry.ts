@@ -25,7 +25,7 @@ import { leads } from './leads.js';
 import { handoffs } from './handoffs.js';
 import { assets } from './assets.js';
 import { collections } from './collections.js';
-import { carousels, variants, slides, layers, carouselGroups, codes } from './carousels.js';
+import { carousels, variants, slides, layers, carouselGroups, groupSchedules, codes } from './carousels.js';
 import { views } from './views.js';
 import type { ResourceDeclaration } from './types.js';
 
@@ -53,6 +53,7 @@ export const ACCOUNT_RESOURCES: ResourceDeclaration[] = [
   slides,
   layers,
   carouselGroups,
+  groupSchedules,
   codes,
   views,
 ];

@@ -1,5 +1,6 @@
 import { staffAndMembers } from './roles.js';
 import { defineAccountResource } from './define.js';
+import { isTimeZone } from './carousels.js';
 
 /** The account's local settings: one record, GET/PUT /accounts/{a}/settings (account-console.md: settings). */
 export const settings = defineAccountResource({
@@ -19,7 +20,10 @@ export const settings = defineAccountResource({
     ls_app_height: { kind: 'number', integer: true, min: 100, max: 10_000 },
     ls_local_server_url: { kind: 'url' },
     ls_debug_mode: { kind: 'boolean', default: false },
+    // The account's local time (platform-and-flows.md 5 and 7: meeting slots, dayparting): an IANA zone.
+    ls_timezone: { kind: 'text', max: 64, default: 'Europe/Amsterdam' },
   },
+  check: (r) => (r.ls_timezone === undefined || isTimeZone(r.ls_timezone) ? undefined : { ls_timezone: 'error_timezone_invalid' }),
   title: 'ls_instance_name',
   singleton: true,
   // One record: read it and change it (GET/PUT on the resource path), nothing to list, create or delete.
@@ -37,6 +41,7 @@ export const settings = defineAccountResource({
         ls_app_height: 'App height (px)',
         ls_local_server_url: 'Local server address',
         ls_debug_mode: 'Debug mode',
+        ls_timezone: 'Time zone',
       },
     },
     nl: {
@@ -51,6 +56,7 @@ export const settings = defineAccountResource({
         ls_app_height: 'Hoogte app (px)',
         ls_local_server_url: 'Adres lokale server',
         ls_debug_mode: 'Debugmodus',
+        ls_timezone: 'Tijdzone',
       },
     },
   },

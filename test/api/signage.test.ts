@@ -129,7 +129,13 @@ describeEachDb('signage operations', (kind) => {
     const manifest = await t.client().get(`/api/1/play/${code}`);
     const etag = String(manifest.headers.etag);
     const since = new Date(Date.now() - 3600_000).toISOString();
-    const res = await t.client().post(`/api/1/play/${code.toLowerCase()}/status`, { version: 'leadstage-player/1.1', width: 1920, height: 1080, online_since: since, last_error: 'video failed' }, { csrf: false });
+    const res = await t
+      .client()
+      .post(
+        `/api/1/play/${code.toLowerCase()}/status`,
+        { version: 'leadstage-player/1.1', width: 1920, height: 1080, online_since: since, last_error: 'video failed' },
+        { csrf: false },
+      );
     expect(res.status, JSON.stringify(res.body)).toBe(204);
     const stored = (await root.get(`${accountPath(a, 'codes')}?filter=${encodeURIComponent(JSON.stringify({ cc_groupid: ids.group }))}`)).body[0];
     expect(Date.now() - Date.parse(stored.cc_last_seen_at)).toBeLessThan(60_000);

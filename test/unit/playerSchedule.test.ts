@@ -9,7 +9,16 @@ const carousel = (id: string, slides = 1): Carousel => ({
   c_name: id,
   c_title: id,
   variants: [],
-  slides: Array.from({ length: slides }, (_, i) => ({ sl_id: `${id}-s${i}`, sl_name: null, sl_title: `${id} ${i}`, sl_subtitle: null, sl_order: i, sl_duration_ms: 1000, sl_bgcolor: null, layers: {} })),
+  slides: Array.from({ length: slides }, (_, i) => ({
+    sl_id: `${id}-s${i}`,
+    sl_name: null,
+    sl_title: `${id} ${i}`,
+    sl_subtitle: null,
+    sl_order: i,
+    sl_duration_ms: 1000,
+    sl_bgcolor: null,
+    layers: {},
+  })),
 });
 
 function manifest(schedules: Schedule[], extra: Partial<Manifest> = {}): Manifest {
@@ -20,7 +29,14 @@ function manifest(schedules: Schedule[], extra: Partial<Manifest> = {}): Manifes
     group: { cg_id: 'g', cg_title: 'G' },
     carousel_ids: ['plain'],
     standby_carouselid: 'standby',
-    carousels: { plain: carousel('plain'), breakfast: carousel('breakfast', 2), night: carousel('night'), lunch: carousel('lunch'), empty: carousel('empty', 0), standby: carousel('standby') },
+    carousels: {
+      plain: carousel('plain'),
+      breakfast: carousel('breakfast', 2),
+      night: carousel('night'),
+      lunch: carousel('lunch'),
+      empty: carousel('empty', 0),
+      standby: carousel('standby'),
+    },
     assets: {},
     collections: {},
     local_server_url: null,

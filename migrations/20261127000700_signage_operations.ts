@@ -8,8 +8,11 @@ import { createAccountTable, historyTrigger } from '../api/db/migrationHelpers.j
  *   it is not there yet, and left in place by down for the same reason);
  * - carousel_codes: what the player last reported (POST /play/{code}/status);
  * - play_events: the carousel's, slide's and code's titles as they were when played (proof of play survives
- *   deletions), backfilled from the records still there.
+ *   deletions), backfilled from the records still there;
+ * - statement triggers on the player manifest's tables that NOTIFY leadstage_manifest at commit, so every API process
+ *   empties its manifest cache (api/services/player.ts); a code's status columns are not part of a manifest.
  */
+const MANIFEST_TABLES = ['assets', 'collections', 'carousels', 'variants', 'slides', 'layers', 'carousel_groups', 'carousel_group_items', 'group_schedules', 'account_settings'];
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
 export async function up(knex: Knex): Promise<void> {
@@ -43,10 +46,22 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw(`update play_events set pe_carousel_title = c_title from carousels where c_id = pe_carouselid and pe_carousel_title is null`);
   await knex.raw(`update play_events set pe_slide_title = sl_title from slides where sl_id = pe_slideid and pe_slide_title is null`);
+  await knex.raw(`create function leadstage_manifest_changed() returns trigger language plpgsql as $$
+    begin perform pg_notify('leadstage_manifest', ''); return null; end $$`);
+  for (const table of MANIFEST_TABLES)
+    await knex.raw(`create trigger ?? after insert or update or delete or truncate on ?? for each statement execute function leadstage_manifest_changed()`, [
+      `${table}_manifest_changed`,
+      table,
+    ]);
+  await knex.raw(
+    `create trigger carousel_codes_manifest_changed after insert or delete or truncate or update of cc_code, cc_title, cc_groupid on carousel_codes for each statement execute function leadstage_manifest_changed()`,
+  );
   await knex.raw(`update play_events set pe_code_title = coalesce(nullif(cc_title, ''), cc_code) from carousel_codes where cc_id = pe_codeid and pe_code_title is null`);
 }
 
 export async function down(knex: Knex): Promise<void> {
+  for (const table of [...MANIFEST_TABLES, 'carousel_codes']) await knex.raw('drop trigger if exists ?? on ??', [`${table}_manifest_changed`, table]);
+  await knex.raw('drop function if exists leadstage_manifest_changed()');
   await knex.schema.alterTable('play_events', (t) => {
     t.dropColumns('pe_carousel_title', 'pe_slide_title', 'pe_code_title');
   });

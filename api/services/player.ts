@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { onWrite } from '../db/writes.js';
+import { MANIFEST_CHANNEL, sessionCacheFor } from './sessionCache.js';
 import { assetIdsOf, assetsById, carouselGraphs, collectionsById, type CarouselGraph } from '../models/carousels.js';
 import { CODE_RE, NAV_BUTTONS, PLAY_EVENT_KINDS } from '../../resources/carousels.js';
 import { isUuid } from '../../resources/fields.js';
@@ -243,17 +244,26 @@ interface Cache {
 }
 const caches = new WeakMap<Knex, Cache>();
 
-function cacheOf(db: Knex): Cache {
-  let cache = caches.get(db);
+/**
+ * The cache of a database handle. Emptied by this process's own writes to the manifest's tables (seen on knex's query
+ * events) and by every other process's (PostgreSQL: statement triggers on those tables NOTIFY leadstage_manifest at
+ * commit, heard on the session cache's listener connection). While that listener is down nothing is kept, so a
+ * process that cannot hear the others never answers a stale manifest.
+ */
+function cacheOf(db: Knex): Cache & { hears: () => boolean } {
+  let cache = caches.get(db) as (Cache & { hears: () => boolean }) | undefined;
   if (!cache) {
-    const created: Cache = (cache = { epoch: 0, entries: new Map() });
+    const sessions = sessionCacheFor(db);
+    const created = (cache = { epoch: 0, entries: new Map(), hears: () => sessions.hearsOthers });
     caches.set(db, created);
+    const invalidate = () => {
+      created.epoch++;
+      created.entries.clear();
+    };
     onWrite(db, (sql) => {
-      if (SOURCE_WRITE_RE.test(sql)) {
-        created.epoch++;
-        created.entries.clear();
-      }
+      if (SOURCE_WRITE_RE.test(sql)) invalidate();
     });
+    sessions.subscribe(MANIFEST_CHANNEL, invalidate);
   }
   return cache;
 }
@@ -271,7 +281,7 @@ export async function manifestFor(db: Knex, code: string): Promise<Manifest | un
   const etag = `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
   const entry = { body, etag, accountId: built.accountId, codeId: built.codeId, codeTitle: built.codeTitle, epoch };
   // Only a manifest built without a write in between is kept (a later request rebuilds it otherwise).
-  if (epoch === cache.epoch) {
+  if (epoch === cache.epoch && cache.hears()) {
     if (cache.entries.size >= CACHE_MAX) cache.entries.delete(cache.entries.keys().next().value!);
     cache.entries.set(code, entry);
   }

@@ -1,9 +1,13 @@
+import type { Server } from 'node:http';
+import request from 'supertest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createKnex } from '../../api/db/knex.js';
+import { createApp } from '../../api/app.js';
 import { describeEachDb } from '../helpers/db.js';
 import { MISSING, uid, type Signed, type TestApp } from '../helpers/app.js';
 import { accountPath, startConsoleApp } from '../helpers/console.js';
 import { createAsset } from '../helpers/assets.js';
-import { makeCode, makeGroup, simpleCarousel } from '../helpers/carousels.js';
+import { makeCode, makeGroup, makeLayer, makeSlide, makeVariant, simpleCarousel } from '../helpers/carousels.js';
 import { PNG } from '../helpers/storage.js';
 
 type Row = Record<string, unknown>;
@@ -203,5 +207,86 @@ describeEachDb('signage operations', (kind) => {
     expect((await stats('carousel')).find((r) => r.key === carouselId)).toMatchObject({ label: 'Gone soon', plays: 1 });
     expect((await stats('slide')).find((r) => r.key === slide.id)).toMatchObject({ label: 'Last slide', plays: 1 });
     expect((await stats('code')).find((r) => r.label === 'Doomed totem')).toMatchObject({ plays: 1 });
+  });
+
+  it('an asset carousels show is not deleted silently: 409 asset_in_use with the places; ?force=1 deletes it', async () => {
+    const logo = String((await createAsset(t, root, a, { as_name: `logo${uid()}` }, PNG, 'logo.png')).id);
+    const made = await simpleCarousel(root, a, 1, logo, { c_title: 'Uses the logo' });
+    const variant = await makeVariant(root, a, made.carousel.id, {
+      v_title: 'Portrait',
+      v_name: `p${uid()}`,
+      v_width: 1080,
+      v_height: 1920,
+      v_navigation_enabled: true,
+      v_next_assetid: logo,
+    });
+    const slide = await makeSlide(root, a, made.carousel.id, { sl_title: 'Logo slide' });
+    await makeLayer(root, a, slide.id, variant.id, { ly_type: 'image', ly_assetid: logo, ly_title: 'Big logo' });
+
+    const places = await root.get(`${accountPath(a, 'assets')}/${logo}/places`);
+    expect(places.status).toBe(200);
+    const refused = await root.delete(`${accountPath(a, 'assets')}/${logo}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('asset_in_use');
+    expect(refused.body.places).toEqual(places.body.places);
+    expect(refused.body.places).toHaveLength(3);
+    expect(refused.body.places).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ carousel_title: 'Uses the logo', slide_title: 'Logo slide', layer_title: 'Big logo', variant_title: 'Portrait', button: null }),
+        expect.objectContaining({ carousel_title: 'Uses the logo', variant_title: 'Portrait', button: 'next', slide_id: null }),
+      ]),
+    );
+    // nothing changed: the asset and its layers are there
+    expect((await root.get(`${accountPath(a, 'assets')}/${logo}`)).status).toBe(200);
+    expect((await t.db('layers').where('ly_assetid', logo)).length).toBe(2);
+
+    // an asset nobody uses goes at once
+    const spare = String((await createAsset(t, root, a, { as_name: `spare${uid()}` }, PNG, 'spare.png')).id);
+    expect((await root.get(`${accountPath(a, 'assets')}/${spare}/places`)).body.places).toEqual([]);
+    expect((await root.delete(`${accountPath(a, 'assets')}/${spare}`)).status).toBe(200);
+
+    // force: deleted (to the trash) after the console showed the places
+    const forced = await root.delete(`${accountPath(a, 'assets')}/${logo}?force=1`);
+    expect(forced.status).toBe(200);
+    expect((await root.get(`${accountPath(a, 'assets')}/${logo}`)).status).toBe(404);
+    expect((await root.get(`${accountPath(a, 'assets')}/${MISSING}/places`)).status).toBe(404);
+  });
+
+  it.skipIf(kind !== 'postgres')('a change in one process reaches a player polling another at once (manifest cache, LISTEN/NOTIFY)', async () => {
+    const db2 = createKnex({ databaseUrl: t.url!, log: () => undefined });
+    const { app } = createApp({ db: db2, config: t.config, log: () => undefined });
+    const server2 = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    try {
+      const poll = (etag?: string) =>
+        request(server2)
+          .get(`/api/1/play/${code}`)
+          .set(etag ? { 'If-None-Match': etag } : {});
+      const first = await poll();
+      expect(first.status).toBe(200);
+      const etag = String(first.headers.etag);
+      // the second process's listener is up and its copy cached: polls answer 304 without building again
+      await expect.poll(async () => (await poll(etag)).status).toBe(304);
+      const before = await db2('carousel_codes').count('* as n').first(); // the handle works
+      expect(Number(before?.n)).toBeGreaterThan(0);
+      // a change through the first process (a schedule's time) ...
+      expect((await root.put(`${schedules()}/${ids.s1}`, { gs_to: '11:45' })).status).toBe(200);
+      // ... is in the second process's next answer
+      await expect.poll(async () => (await poll(etag)).status, { timeout: 1000, interval: 20 }).toBe(200);
+      expect((await poll()).body.schedules[0].to).toBe('11:45');
+      // a status report is no change of the manifest: no notification, the second process keeps answering 304
+      const etag2 = String((await poll()).headers.etag);
+      await expect.poll(async () => (await poll(etag2)).status).toBe(304);
+      expect((await t.client().post(`/api/1/play/${code}/status`, { version: 'x' }, { csrf: false })).status).toBe(204);
+      await new Promise((r) => setTimeout(r, 200));
+      expect((await poll(etag2)).status).toBe(304);
+      // a change straight in the database (ops) also reaches it
+      await t.db('carousels').where('c_id', ids.plain).update({ c_title: 'Plain renamed' });
+      await expect.poll(async () => (await poll(etag2)).status, { timeout: 1000, interval: 20 }).toBe(200);
+    } finally {
+      await new Promise((r) => server2.close(r));
+      await db2.destroy();
+    }
   });
 });

@@ -92,6 +92,7 @@ export function startLive(o: LiveOptions): void {
   });
 
   let mediaBase: string | null = null;
+  const toldPlayed = new Map<string, number>();
   const player = new Player({
     stage,
     preview: false,
@@ -101,6 +102,20 @@ export function startLive(o: LiveOptions): void {
       return asset ? mediaUrl(asset, mediaBase) : undefined;
     },
     report: (kind, carouselId, slideId) => queue.add(kind, carouselId, slideId),
+    // What played gets a copy in the worker's cache (its origin URL), told at most every 10 minutes per URL.
+    shown: (m, assetIds) => {
+      const now = Date.now();
+      const urls = assetIds.flatMap((id) => {
+        const asset = m.assets[id];
+        if (!asset) return [];
+        return [asset.url, ...(asset.kind === 'video' && asset.thumbnail_url ? [asset.thumbnail_url] : [])]
+          .map((u) => new URL(u, location.origin).href)
+          .filter((u) => now - (toldPlayed.get(u) ?? 0) > 600_000);
+      });
+      if (!urls.length || !navigator.serviceWorker?.controller) return;
+      for (const u of urls) toldPlayed.set(u, now);
+      navigator.serviceWorker.controller.postMessage({ type: 'played', urls });
+    },
   });
 
   let etag: string | null = null;

@@ -19,6 +19,8 @@ export interface PlayerOptions {
   /** The URL of an asset's media (the local server's or the origin's). */
   assetUrl(manifest: Manifest, assetId: string): string | undefined;
   report?(kind: PlayEventKind, carouselId: string, slideId: string): void;
+  /** A slide was shown (not in a preview): the asset ids it shows in its variant, buttons included. */
+  shown?(manifest: Manifest, assetIds: string[]): void;
   transitionMs?: number;
 }
 
@@ -245,6 +247,12 @@ export class Player {
     );
     if (this.o.preview) return;
     this.o.report?.('play', pos.carouselId, built.slide.sl_id);
+    if (this.o.shown && this.manifest) {
+      const v = built.variant;
+      const ids = (built.slide.layers[v.v_id] ?? []).map((l) => l.ly_assetid).filter((id): id is string => !!id);
+      if (v.v_navigation_enabled) for (const b of ['next', 'prev', 'home'] as const) if (v[`v_${b}_assetid`]) ids.push(v[`v_${b}_assetid`]!);
+      this.o.shown(this.manifest, ids);
+    }
     for (let i = 0; i < built.qrLayers.length; i++) this.o.report?.('qr', pos.carouselId, built.slide.sl_id);
   }
 

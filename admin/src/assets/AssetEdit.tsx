@@ -301,7 +301,6 @@ const OVERRIDES = { as_size: { Cell: SizeCell }, as_type: { Cell: TypeCell } };
  * preview with "Replace file" beside them, and delete with a confirmation that says where the asset disappears from.
  */
 export default function AssetEdit({ decl }: { decl: ResourceDeclaration }) {
-  const translate = useTranslate();
   return (
     <GeneratedEdit
       decl={decl}

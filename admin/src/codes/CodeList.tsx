@@ -65,5 +65,5 @@ const CELLS = { cc_code: CodeCell, cc_last_seen_at: StatusCell };
 
 /** /console/{a}/codes: code, title, group and the player's status (online, offline since when); each row opens the code (its QR) and has a button that opens its player. */
 export default function CodeList({ decl }: { decl: ResourceDeclaration }) {
-  return <GeneratedList decl={decl} cells={CELLS} rowActions={OpenPlayerButton} phoneColumns={['cc_code', 'cc_last_seen_at']} />;
+  return <GeneratedList decl={decl} cells={CELLS} rowActions={OpenPlayerButton} phoneColumns={['cc_title', 'cc_last_seen_at']} />;
 }

@@ -8,7 +8,8 @@ import { createAccountTable, historyTrigger } from '../api/db/migrationHelpers.j
  *   it is not there yet, and left in place by down for the same reason);
  * - carousel_codes: what the player last reported (POST /play/{code}/status);
  * - play_events: the carousel's, slide's and code's titles as they were when played (proof of play survives
- *   deletions), backfilled from the records still there;
+ *   deletions), backfilled from the records still there; the code's id is no longer a foreign key (it outlives the
+ *   code, as the carousel's and slide's ids do);
  * - statement triggers on the player manifest's tables that NOTIFY leadstage_manifest at commit, so every API process
  *   empties its manifest cache (api/services/player.ts); a code's status columns are not part of a manifest.
  */
@@ -39,6 +40,9 @@ export async function up(knex: Knex): Promise<void> {
     t.text('cc_last_error');
   });
 
+  // The code's id stays on its events when the code is deleted (like the carousel's and slide's): its plays stay
+  // apart from another deleted code's, under the title they kept.
+  await knex.raw('alter table play_events drop constraint if exists play_events_pe_codeid_foreign');
   await knex.schema.alterTable('play_events', (t) => {
     t.text('pe_carousel_title');
     t.text('pe_slide_title');
@@ -64,6 +68,10 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw('drop function if exists leadstage_manifest_changed()');
   await knex.schema.alterTable('play_events', (t) => {
     t.dropColumns('pe_carousel_title', 'pe_slide_title', 'pe_code_title');
+  });
+  await knex.raw('update play_events set pe_codeid = null where pe_codeid is not null and not exists (select 1 from carousel_codes where cc_id = pe_codeid)');
+  await knex.schema.alterTable('play_events', (t) => {
+    t.foreign('pe_codeid', 'play_events_pe_codeid_foreign').references('cc_id').inTable('carousel_codes').onDelete('SET NULL');
   });
   await knex.schema.alterTable('carousel_codes', (t) => {
     t.dropColumns('cc_last_seen_at', 'cc_player_version', 'cc_screen', 'cc_last_error');

@@ -206,7 +206,7 @@ describeEachDb('signage operations', (kind) => {
 
     expect((await stats('carousel')).find((r) => r.key === carouselId)).toMatchObject({ label: 'Gone soon', plays: 1 });
     expect((await stats('slide')).find((r) => r.key === slide.id)).toMatchObject({ label: 'Last slide', plays: 1 });
-    expect((await stats('code')).find((r) => r.label === 'Doomed totem')).toMatchObject({ plays: 1 });
+    expect((await stats('code')).find((r) => r.key === c.id)).toMatchObject({ label: 'Doomed totem', plays: 1 });
   });
 
   it('an asset carousels show is not deleted silently: 409 asset_in_use with the places; ?force=1 deletes it', async () => {

@@ -22,7 +22,16 @@ import { eventExportRoute } from './console/leadExport.js';
 import { purgeEvent } from './console/leadFiles.js';
 import { eventScanRoute } from './console/scan.js';
 import { assetsHooks, assetsRoutes } from './console/assets.js';
-import { carouselGraphRoute, carouselManifestRoute, carouselGroupsRoutes, codesHooks, collectionsHooks, collectionsRoutes, layersHooks } from './console/carousels.js';
+import {
+  carouselGraphRoute,
+  carouselManifestRoute,
+  carouselGroupsRoutes,
+  codesHooks,
+  groupSchedulesHooks,
+  collectionsHooks,
+  collectionsRoutes,
+  layersHooks,
+} from './console/carousels.js';
 import { syncRouter } from './console/sync.js';
 import { viewsHooks } from './console/views.js';
 import { RESOURCES, resourceNamed } from '../resources/index.js';
@@ -70,6 +79,7 @@ const RESOURCE_HOOKS: Record<string, ResourceHooks | 'own'> = {
   },
   layers: layersHooks,
   'carousel-groups': { routes: carouselGroupsRoutes },
+  'group-schedules': groupSchedulesHooks,
   codes: codesHooks,
   views: viewsHooks,
 };

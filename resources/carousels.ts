@@ -317,6 +317,53 @@ export const carouselGroups = defineAccountResource({
   },
 });
 
+/** The days of a schedule, Monday first (ISO 8601), as gs_days holds them. */
+export const WEEK_DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type WeekDay = (typeof WEEK_DAYS)[number];
+/** A local time of day, 00:00 to 23:59. */
+export const HHMM_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/**
+ * Dayparting (platform-and-flows.md 7): a carousel a group plays on some days between two local times (the account's
+ * ls_timezone). A window whose end is not after its start crosses midnight (22:00–02:00 is from 22:00 on a listed day
+ * to 02:00 the next); from = to is the whole day. The group's screen edits them (admin/src/carouselGroups/GroupSchedules).
+ * gs_days is an array of WEEK_DAYS (the API's schema: api/console/carousels.ts groupSchedulesHooks).
+ */
+export const groupSchedules = defineAccountResource({
+  name: 'group-schedules',
+  table: 'group_schedules',
+  prefix: 'gs',
+  group: 'account_carousels',
+  history: true,
+  menu: false,
+  fields: {
+    gs_groupid: { kind: 'reference', reference: 'carousel-groups', parent: true, required: true, createOnly: true },
+    gs_carouselid: { kind: 'reference', reference: 'carousels', required: true, list: true, filter: true },
+    gs_days: { kind: 'json', list: true, formHidden: true },
+    gs_from: { kind: 'text', required: true, max: 5, list: true, sort: true },
+    gs_to: { kind: 'text', required: true, max: 5, list: true },
+    gs_order: { kind: 'number', integer: true, min: 0, max: 1_000_000, formHidden: true },
+  },
+  order: { field: 'gs_order', parent: ['gs_groupid'] },
+  check(r) {
+    const errors: Record<string, string> = {};
+    for (const f of ['gs_from', 'gs_to']) if (typeof r[f] === 'string' && !HHMM_RE.test(r[f])) errors[f] = 'error_time_invalid';
+    return errors;
+  },
+  labels: {
+    en: {
+      name_one: 'Schedule',
+      name_other: 'Schedules',
+      fields: { gs_groupid: 'Carousel group', gs_carouselid: 'Carousel', gs_days: 'Days', gs_from: 'From', gs_to: 'To', gs_order: 'Order' },
+    },
+    nl: {
+      name_one: 'Planning',
+      name_other: 'Planningen',
+      fields: { gs_groupid: 'Carrouselgroep', gs_carouselid: 'Carrousel', gs_days: 'Dagen', gs_from: 'Van', gs_to: 'Tot', gs_order: 'Volgorde' },
+    },
+  },
+});
+
 /** Codes: at least 8 characters of an alphabet without look-alikes (no 0/O, 1/I/L, 2/Z, 5/S, 8/B). */
 export const CODE_ALPHABET = '3469ACDEFGHJKMNPQRTUVWXY';
 export const CODE_LENGTH = 10;
@@ -332,6 +379,11 @@ export const codes = defineAccountResource({
     cc_groupid: { kind: 'reference', reference: 'carousel-groups', required: true, list: true, filter: true },
     cc_title: { kind: 'text', list: true, sort: true },
     cc_code: { kind: 'text', required: true, readOnly: true, list: true, sort: true },
+    // What the player last reported (POST /play/{code}/status, platform-and-flows.md 7): kept by the server.
+    cc_last_seen_at: { kind: 'datetime', readOnly: true, list: true, sort: true, formHidden: true },
+    cc_player_version: { kind: 'text', readOnly: true, formHidden: true },
+    cc_screen: { kind: 'text', readOnly: true, formHidden: true },
+    cc_last_error: { kind: 'text', readOnly: true, formHidden: true },
   },
   search: ['cc_title', 'cc_code'],
   title: 'cc_code',
@@ -339,12 +391,28 @@ export const codes = defineAccountResource({
     en: {
       name_one: 'Code',
       name_other: 'Codes',
-      fields: { cc_groupid: 'Carousel group', cc_title: 'Title', cc_code: 'Code' },
+      fields: {
+        cc_groupid: 'Carousel group',
+        cc_title: 'Title',
+        cc_code: 'Code',
+        cc_last_seen_at: 'Status',
+        cc_player_version: 'Player version',
+        cc_screen: 'Screen',
+        cc_last_error: 'Last error',
+      },
     },
     nl: {
       name_one: 'Code',
       name_other: 'Codes',
-      fields: { cc_groupid: 'Carrouselgroep', cc_title: 'Titel', cc_code: 'Code' },
+      fields: {
+        cc_groupid: 'Carrouselgroep',
+        cc_title: 'Titel',
+        cc_code: 'Code',
+        cc_last_seen_at: 'Status',
+        cc_player_version: 'Spelerversie',
+        cc_screen: 'Scherm',
+        cc_last_error: 'Laatste fout',
+      },
     },
   },
 });

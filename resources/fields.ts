@@ -36,3 +36,14 @@ export const optionalText = (max = 10000) =>
     .nullable()
     .transform((v) => (v ? v : null))
     .optional();
+
+/** An IANA time zone this runtime knows (Intl), e.g. Europe/Amsterdam. */
+export function isTimeZone(v: unknown): v is string {
+  if (typeof v !== 'string' || !v || v.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: v });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -195,14 +195,3 @@ export const meetingAcceptSchema = z.object({
   token: z.string({ error: 'error_meeting_invalid' }).max(200, { error: 'error_meeting_invalid' }),
   decision: z.enum(MEETING_DECISIONS, { error: 'error_meeting_decision_invalid' }),
 });
-
-/** An IANA time zone this runtime knows (Intl), e.g. Europe/Amsterdam. */
-export function isTimeZone(v: unknown): v is string {
-  if (typeof v !== 'string' || !v || v.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: v });
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -27,7 +27,7 @@ import { meetingSlots, meetings } from './meetings.js';
 import { conversations } from './conversations.js';
 import { assets } from './assets.js';
 import { collections } from './collections.js';
-import { carousels, variants, slides, layers, carouselGroups, codes } from './carousels.js';
+import { carousels, variants, slides, layers, carouselGroups, groupSchedules, codes } from './carousels.js';
 import { views } from './views.js';
 import type { ResourceDeclaration } from './types.js';
 
@@ -58,6 +58,7 @@ export const ACCOUNT_RESOURCES: ResourceDeclaration[] = [
   slides,
   layers,
   carouselGroups,
+  groupSchedules,
   codes,
   views,
 ];

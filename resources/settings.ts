@@ -1,6 +1,6 @@
 import { staffAndMembers } from './roles.js';
 import { defineAccountResource } from './define.js';
-import { isTimeZone } from './meetings.js';
+import { isTimeZone } from './fields.js';
 
 /** The account's local settings: one record, GET/PUT /accounts/{a}/settings (account-console.md: settings). */
 export const settings = defineAccountResource({

@@ -8,7 +8,8 @@ import { scoped, accountOf, deletedAtOf, withTrash } from '../models/scope.js';
 import { assetIdsOf, assetsById, carouselGraphs } from '../models/carousels.js';
 import { carouselsManifest } from '../services/player.js';
 import { assets } from '../../resources/assets.js';
-import { carouselGroups, carousels, layers, slides, variants, CODE_ALPHABET, CODE_LENGTH } from '../../resources/carousels.js';
+import { carouselGroups, carousels, groupSchedules, layers, slides, variants, CODE_ALPHABET, CODE_LENGTH, WEEK_DAYS } from '../../resources/carousels.js';
+import { z } from 'zod';
 import { collections, orderedIdsSchema } from '../../resources/collections.js';
 import { isUuid } from '../../resources/fields.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
@@ -42,6 +43,31 @@ export const codesHooks: ResourceHooks = {
   async prepare(_trx, data, _req, existing) {
     if (!existing) data.cc_code = newPlayerCode();
   },
+};
+
+/** gs_days: a non-empty subset of mon…sun, stored in week order without repeats. */
+const daysRule = z
+  .array(z.enum(WEEK_DAYS), { error: 'error_days_invalid' })
+  .min(1, { error: 'error_days_invalid' })
+  .transform((days) => WEEK_DAYS.filter((d) => days.includes(d)));
+
+/** The declaration's schema for everything but gs_days, which is an array (no field kind of the registry is one). */
+function withDays(base: z.ZodTypeAny, mode: 'create' | 'update'): z.ZodTypeAny {
+  return z.unknown().transform((body, zc) => {
+    const { gs_days, ...rest } = body && typeof body === 'object' && !Array.isArray(body) ? (body as Row) : ({} as Row);
+    const out = base.safeParse(rest);
+    const days = gs_days === undefined && mode === 'update' ? undefined : daysRule.safeParse(gs_days);
+    if (!out.success) for (const issue of out.error.issues) zc.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    if (days && !days.success) zc.addIssue({ code: 'custom', message: 'error_days_invalid', path: ['gs_days'] });
+    if (!out.success || (days && !days.success)) return z.NEVER;
+    return days ? { ...(out.data as Row), gs_days: days.data } : (out.data as Row);
+  });
+}
+const scheduleSchemas = { create: withDays(groupSchedules.create, 'create'), update: withDays(groupSchedules.update, 'update') };
+
+/** group-schedules (dayparting): gs_days as an array; the carousel must be of the account (checked as a reference). */
+export const groupSchedulesHooks: ResourceHooks = {
+  schemas: () => scheduleSchemas,
 };
 
 /** A layer's variant must be one of its slide's carousel (400 layer_variant_invalid otherwise). */

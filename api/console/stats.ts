@@ -151,17 +151,20 @@ export async function playStats(db: Db, r: Range, group: PlayStatGroup): Promise
       .orderBy('series.bucket');
     return rows.map(playRow);
   }
+  // The title now, else (the record deleted or purged) the latest title the events kept when they were played.
   const by = {
-    carousel: ['pe_carouselid', 'carousels', 'c_id', 'c_title'],
-    slide: ['pe_slideid', 'slides', 'sl_id', 'sl_title'],
-    code: ['pe_codeid', 'carousel_codes', 'cc_id', "coalesce(nullif(cc_title, ''), cc_code)"],
+    carousel: ['pe_carouselid', 'carousels', 'c_id', 'c_title', 'pe_carousel_title'],
+    slide: ['pe_slideid', 'slides', 'sl_id', 'sl_title', 'pe_slide_title'],
+    code: ['pe_codeid', 'carousel_codes', 'cc_id', "coalesce(nullif(cc_title, ''), cc_code)", 'pe_code_title'],
   }[group];
-  const [column, table, key, label] = by;
-  const counts = playedIn(db, r).select(`${column} as key`, db.raw(PLAY_MEASURES)).groupBy(column);
+  const [column, table, key, label, kept] = by;
+  const counts = playedIn(db, r)
+    .select(`${column} as key`, db.raw(PLAY_MEASURES), db.raw(`(array_agg(${kept} order by pe_at desc) filter (where ${kept} is not null))[1] as kept_title`))
+    .groupBy(column);
   const rows: PlayRow[] = await db
     .from(counts.as('counts'))
     .leftJoin(table, `${table}.${key}`, 'counts.key')
-    .select('counts.*', db.raw(`${label} as label`))
+    .select('counts.key', 'counts.plays', 'counts.hotspot_taps', 'counts.qr_shows', db.raw(`coalesce(${label}, counts.kept_title) as label`))
     .orderBy([{ column: 'counts.plays', order: 'desc' }, { column: 'label' }, { column: 'counts.key' }]);
   return rows.map(playRow);
 }

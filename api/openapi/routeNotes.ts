@@ -8,7 +8,7 @@ import { meetingAcceptSchema, meetingRequestSchema, slotGenerateSchema } from '.
 import { messageSchema } from '../../resources/conversations.js';
 import { assetFileSchema, assetSignSchema } from '../../resources/assets.js';
 import { orderedIdsSchema } from '../../resources/collections.js';
-import { playEventsSchema } from '../services/player.js';
+import { playEventsSchema, playStatusSchema } from '../services/player.js';
 import { testBody } from '../console/integrations.js';
 import { scanBody } from '../console/scan.js';
 import { hasLogoBody } from '../routes/accountLogo.js';
@@ -78,6 +78,10 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
 
   'GET /play/{code}': note('player', "The player's manifest for a code (the code is the credential)", { access: 'public' }),
   'POST /play/{code}/events': note('player', "The player's play events (the code is the credential)", { access: 'public', body: () => playEventsSchema }),
+  'POST /play/{code}/status': note('player', "The player's status every 60 s: version, screen, online since, last error (the code is the credential)", {
+    access: 'public',
+    body: () => playStatusSchema,
+  }),
 
   'POST /handoff/accept': note('handoffs', 'Accept a lead handed to you, by the mailed token', { access: 'public', body: () => handoffAcceptSchema }),
   'GET /handoff/{token}': note('handoffs', 'A handoff by its mailed token', { access: 'public' }),
@@ -155,6 +159,7 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
   'POST /accounts/{accountId}/mail-templates/{id}/test': note('mail-templates', 'Send a saved template to the caller'),
   'POST /accounts/{accountId}/assets/sign': note('assets', 'Signed upload URLs for new asset files', { body: () => assetSignSchema }),
   'PUT /accounts/{accountId}/assets/{id}/file': note('assets', "Replace an asset's file (after its upload)", { body: () => assetFileSchema }),
+  'GET /accounts/{accountId}/assets/{id}/places': note('assets', 'Where carousels show an asset (layers, navigation buttons): what a delete or a replacement changes'),
   'GET /accounts/{accountId}/collections/{id}/assets': note('collections', "A collection's assets in order"),
   'PUT /accounts/{accountId}/collections/{id}/assets': note('collections', "Set a collection's assets in order", { body: () => orderedIdsSchema }),
   'GET /accounts/{accountId}/carousels/{id}/graph': note('carousels', 'A carousel with its variants, slides and layers'),

@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { onWrite } from '../db/writes.js';
+import { MANIFEST_CHANNEL, sessionCacheFor } from './sessionCache.js';
 import { assetIdsOf, assetsById, carouselGraphs, collectionsById, type CarouselGraph } from '../models/carousels.js';
 import { CODE_RE, NAV_BUTTONS, PLAY_EVENT_KINDS } from '../../resources/carousels.js';
 import { isUuid } from '../../resources/fields.js';
@@ -22,7 +23,19 @@ type Row = Record<string, unknown>;
  */
 
 /** The tables a manifest is made of: a write to any of them may change one. */
-const SOURCE_TABLES = ['assets', 'collections', 'carousels', 'variants', 'slides', 'layers', 'carousel_groups', 'carousel_group_items', 'carousel_codes', 'account_settings'];
+const SOURCE_TABLES = [
+  'assets',
+  'collections',
+  'carousels',
+  'variants',
+  'slides',
+  'layers',
+  'carousel_groups',
+  'carousel_group_items',
+  'group_schedules',
+  'carousel_codes',
+  'account_settings',
+];
 const SOURCE_WRITE_RE = new RegExp(`^\\s*(?:with\\b[\\s\\S]*?\\b)?(?:insert\\s+into|update|delete\\s+from|truncate(?:\\s+table)?)\\s+"?(?:${SOURCE_TABLES.join('|')})"?\\b`, 'i');
 
 /** Hotspots may open carousels outside the group; followed this many steps deep. */
@@ -34,6 +47,8 @@ export interface Manifest {
   etag: string;
   accountId: string;
   codeId: string;
+  /** The code's title as the statistics show it (its title, else the code), kept on each play event. */
+  codeTitle: string;
   /** The body compressed, made once per cached manifest and encoding (see encodedBody). */
   encoded?: Partial<Record<ManifestEncoding, Promise<Buffer>>>;
 }
@@ -117,9 +132,9 @@ function carouselOut(g: CarouselGraph): Row {
  * The playable part of a manifest: the carousels in `order`, the standby carousel and every carousel a hotspot opens
  * (HOTSPOT_DEPTH steps deep), with the assets and collections they show. A fixed number of queries per step.
  */
-export async function carouselsManifest(db: Knex, accountId: string, order: string[], standby: string | null): Promise<Row> {
+export async function carouselsManifest(db: Knex, accountId: string, order: string[], standby: string | null, scheduled: string[] = []): Promise<Row> {
   const graphs = new Map<string, CarouselGraph>();
-  let wanted = [...order, ...(standby ? [standby] : [])];
+  let wanted = [...new Set([...order, ...scheduled, ...(standby ? [standby] : [])])];
   for (let depth = 0; depth <= HOTSPOT_DEPTH && wanted.length; depth++) {
     const fetched = await carouselGraphs(
       db,
@@ -166,7 +181,7 @@ export async function buildManifest(db: Knex, code: string): Promise<(Omit<Manif
     );
   if (!found) return undefined;
   const accountId = String(found.cc_accountid);
-  const [items, settings] = await Promise.all([
+  const [items, settings, schedules] = await Promise.all([
     db('carousel_group_items')
       .join('carousels', 'carousels.c_id', 'carousel_group_items.gi_carouselid')
       .where('carousel_group_items.gi_groupid', found.cg_id)
@@ -175,18 +190,51 @@ export async function buildManifest(db: Knex, code: string): Promise<(Omit<Manif
       .whereNull('carousels.c_deleted_at')
       .orderBy([{ column: 'gi_order' }, { column: 'gi_carouselid' }])
       .pluck('gi_carouselid'),
-    db('account_settings').where('ls_accountid', accountId).first('ls_local_server_url'),
+    db('account_settings').where('ls_accountid', accountId).first('ls_local_server_url', 'ls_timezone'),
+    db('group_schedules')
+      .join('carousels', 'carousels.c_id', 'group_schedules.gs_carouselid')
+      .where('group_schedules.gs_groupid', found.cg_id)
+      .where('group_schedules.gs_accountid', accountId)
+      .whereNull('carousels.c_deleted_at')
+      .orderBy([{ column: 'gs_order' }, { column: 'gs_id' }])
+      .select('gs_carouselid', 'gs_days', 'gs_from', 'gs_to', 'gs_order'),
   ]);
   const order: string[] = items.map(String);
+  const playable = await carouselsManifest(
+    db,
+    accountId,
+    order,
+    found.cg_standby_carouselid ? String(found.cg_standby_carouselid) : null,
+    schedules.map((s: Row) => String(s.gs_carouselid)),
+  );
+  const graphs = playable.carousels as Record<string, unknown>;
   const manifest: Row = {
     code: found.cc_code,
     code_title: found.cc_title,
     account_id: accountId,
     group: { cg_id: found.cg_id, cg_title: found.cg_title },
-    ...(await carouselsManifest(db, accountId, order, found.cg_standby_carouselid ? String(found.cg_standby_carouselid) : null)),
+    ...playable,
+    // Dayparting (platform-and-flows.md 7): every window, open now or not, so a player offline keeps following the clock.
+    timezone: settings?.ls_timezone ?? DEFAULT_TIMEZONE,
+    schedules: schedules
+      .filter((s: Row) => graphs[String(s.gs_carouselid)])
+      .map((s: Row) => ({ carousel_id: String(s.gs_carouselid), days: daysOf(s.gs_days), from: s.gs_from, to: s.gs_to, order: s.gs_order })),
     local_server_url: settings?.ls_local_server_url ?? null,
   };
-  return { manifest, accountId, codeId: String(found.cc_id) };
+  return { manifest, accountId, codeId: String(found.cc_id), codeTitle: String(found.cc_title || found.cc_code) };
+}
+
+export const DEFAULT_TIMEZONE = 'Europe/Amsterdam';
+
+/** A text[] as the driver answers it: an array (node-postgres, PGlite) or, for an unknown array type, its literal. */
+function daysOf(v: unknown): string[] {
+  if (Array.isArray(v)) return v.map(String);
+  if (typeof v === 'string')
+    return v
+      .replace(/^\{|\}$/g, '')
+      .split(',')
+      .filter(Boolean);
+  return [];
 }
 
 /** Per database handle: the cached manifests and the epoch of writes to their tables. */
@@ -196,17 +244,26 @@ interface Cache {
 }
 const caches = new WeakMap<Knex, Cache>();
 
-function cacheOf(db: Knex): Cache {
-  let cache = caches.get(db);
+/**
+ * The cache of a database handle. Emptied by this process's own writes to the manifest's tables (seen on knex's query
+ * events) and by every other process's (PostgreSQL: statement triggers on those tables NOTIFY leadstage_manifest at
+ * commit, heard on the session cache's listener connection). While that listener is down nothing is kept, so a
+ * process that cannot hear the others never answers a stale manifest.
+ */
+function cacheOf(db: Knex): Cache & { hears: () => boolean } {
+  let cache = caches.get(db) as (Cache & { hears: () => boolean }) | undefined;
   if (!cache) {
-    const created: Cache = (cache = { epoch: 0, entries: new Map() });
+    const sessions = sessionCacheFor(db);
+    const created = (cache = { epoch: 0, entries: new Map(), hears: () => sessions.hearsOthers });
     caches.set(db, created);
+    const invalidate = () => {
+      created.epoch++;
+      created.entries.clear();
+    };
     onWrite(db, (sql) => {
-      if (SOURCE_WRITE_RE.test(sql)) {
-        created.epoch++;
-        created.entries.clear();
-      }
+      if (SOURCE_WRITE_RE.test(sql)) invalidate();
     });
+    sessions.subscribe(MANIFEST_CHANNEL, invalidate);
   }
   return cache;
 }
@@ -222,9 +279,9 @@ export async function manifestFor(db: Knex, code: string): Promise<Manifest | un
   if (!built) return undefined;
   const body = JSON.stringify(built.manifest);
   const etag = `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-  const entry = { body, etag, accountId: built.accountId, codeId: built.codeId, epoch };
+  const entry = { body, etag, accountId: built.accountId, codeId: built.codeId, codeTitle: built.codeTitle, epoch };
   // Only a manifest built without a write in between is kept (a later request rebuilds it otherwise).
-  if (epoch === cache.epoch) {
+  if (epoch === cache.epoch && cache.hears()) {
     if (cache.entries.size >= CACHE_MAX) cache.entries.delete(cache.entries.keys().next().value!);
     cache.entries.set(code, entry);
   }
@@ -264,8 +321,17 @@ export type PlayEventsInput = z.infer<typeof playEventsSchema>;
  * Times from a wrong clock (more than 5 minutes ahead, or older than 30 days) are stored as the time received.
  * Answers how many were new.
  */
-export async function recordPlayEvents(db: Knex, m: Pick<Manifest, 'accountId' | 'codeId'>, input: PlayEventsInput): Promise<number> {
+export async function recordPlayEvents(db: Knex, m: Pick<Manifest, 'accountId' | 'codeId' | 'codeTitle'>, input: PlayEventsInput): Promise<number> {
   const now = Date.now();
+  // The titles as they are now, kept on the rows: the statistics show them after the carousel or slide is gone.
+  const carouselIds = [...new Set(input.events.map((e) => e.carousel_id).filter((id): id is string => !!id))];
+  const slideIds = [...new Set(input.events.map((e) => e.slide_id).filter((id): id is string => !!id))];
+  const [carouselTitles, slideTitles] = await Promise.all([
+    carouselIds.length ? db('carousels').where('c_accountid', m.accountId).whereIn('c_id', carouselIds).select('c_id', 'c_title') : [],
+    slideIds.length ? db('slides').where('sl_accountid', m.accountId).whereIn('sl_id', slideIds).select('sl_id', 'sl_title') : [],
+  ]);
+  const carouselTitle = new Map<string, string>(carouselTitles.map((r: Row) => [String(r.c_id), String(r.c_title)]));
+  const slideTitle = new Map<string, string>(slideTitles.map((r: Row) => [String(r.sl_id), String(r.sl_title)]));
   const rows = input.events.map((e) => {
     const at = Date.parse(e.at);
     return {
@@ -276,8 +342,56 @@ export async function recordPlayEvents(db: Knex, m: Pick<Manifest, 'accountId' |
       pe_kind: e.kind,
       pe_at: new Date(at > now + MAX_AHEAD_MS || at < now - MAX_AGE_MS ? now : at),
       pe_client_id: e.id,
+      pe_carousel_title: (e.carousel_id && carouselTitle.get(e.carousel_id)) ?? null,
+      pe_slide_title: (e.slide_id && slideTitle.get(e.slide_id)) ?? null,
+      pe_code_title: m.codeTitle,
     };
   });
   const inserted = await db('play_events').insert(rows).onConflict(['pe_codeid', 'pe_client_id']).ignore().returning('pe_id');
   return inserted.length;
+}
+
+/** What a player reports about itself every 60 s (POST /play/{code}/status, platform-and-flows.md 7). */
+export const playStatusSchema = z.object({
+  version: z.string({ error: 'error_invalid_value' }).trim().max(100, { error: 'error_too_long' }).nullable().optional(),
+  width: z
+    .number({ error: 'error_number_invalid' })
+    .int({ error: 'error_number_invalid' })
+    .min(0, { error: 'error_number_too_small' })
+    .max(100_000, { error: 'error_number_too_large' })
+    .nullable()
+    .optional(),
+  height: z
+    .number({ error: 'error_number_invalid' })
+    .int({ error: 'error_number_invalid' })
+    .min(0, { error: 'error_number_too_small' })
+    .max(100_000, { error: 'error_number_too_large' })
+    .nullable()
+    .optional(),
+  online_since: z
+    .string({ error: 'error_date_invalid' })
+    .refine((v) => !Number.isNaN(Date.parse(v)), { error: 'error_date_invalid' })
+    .nullable()
+    .optional(),
+  last_error: z.string({ error: 'error_invalid_value' }).max(2000, { error: 'error_too_long' }).nullable().optional(),
+});
+export type PlayStatusInput = z.infer<typeof playStatusSchema>;
+
+/**
+ * Keeps a player's report on its code: seen now, its version, its screen ("1920×1080, online since …") and its last
+ * error. The statement starts with a comment so that it is not a write of the manifest's tables (SOURCE_WRITE_RE):
+ * a hundred screens reporting every minute must not empty the manifest cache (nothing of the manifest changes).
+ */
+export async function recordPlayStatus(db: Knex, m: Pick<Manifest, 'codeId'>, input: PlayStatusInput): Promise<void> {
+  const screen = input.width && input.height ? `${input.width}×${input.height}` : null;
+  const since = input.online_since ? new Date(Date.parse(input.online_since)).toISOString() : null;
+  await db.raw(
+    `/* player status: not a manifest source */ update carousel_codes set cc_last_seen_at = now(), cc_player_version = ?, cc_screen = ?, cc_last_error = ? where cc_id = ?`,
+    [
+      input.version || null,
+      screen && since ? `${screen}, online since ${since}` : (screen ?? (since ? `online since ${since}` : null)),
+      input.last_error?.trim() || null,
+      m.codeId,
+    ],
+  );
 }

@@ -14,6 +14,12 @@ import type { User } from '../../resources/users.js';
 export const MAX_AGE_MS = 10_000;
 const MAX_ENTRIES = 50_000;
 const CHANNEL = 'leadstage_auth';
+/**
+ * Other caches' channels, heard on the same connection (one listener per process): the player's manifests
+ * (api/services/player.ts), notified by statement triggers on their tables (migration 20261127000700).
+ */
+export const MANIFEST_CHANNEL = 'leadstage_manifest';
+const CHANNELS = [CHANNEL, MANIFEST_CHANNEL];
 /** The writes that can end a session or change its user (a session's renewal, an UPDATE of sessions, cannot). */
 const AUTH_WRITE_RE = /^\s*(update\s+"?users"?\s|delete\s+from\s+"?(users|sessions)"?(\s|$)|truncate\b)/i;
 
@@ -32,6 +38,8 @@ export class SessionCache {
   private listener?: { end(): Promise<void> };
   private retry?: NodeJS.Timeout;
   private closed = false;
+  /** Other caches listening on this connection: called on a notification of their channel and when it is lost. */
+  private subscribers = new Map<string, Set<() => void>>();
 
   constructor(
     private db: Knex,
@@ -48,6 +56,25 @@ export class SessionCache {
   invalidate(): void {
     this.epoch++;
     this.entries.clear();
+  }
+
+  /** True when this process hears every change made by the others (PGlite: one process, always). */
+  get hearsOthers(): boolean {
+    return this.hearing;
+  }
+
+  /**
+   * Calls `fn` on each notification of `channel` (one of CHANNELS) and whenever the listener is lost or back (anything
+   * may have changed meanwhile); while hearsOthers is false a subscriber must not trust what it keeps.
+   */
+  subscribe(channel: string, fn: () => void): void {
+    let set = this.subscribers.get(channel);
+    if (!set) this.subscribers.set(channel, (set = new Set()));
+    set.add(fn);
+  }
+
+  private emit(channel?: string): void {
+    for (const [name, set] of this.subscribers) if (!channel || name === channel) for (const fn of set) fn();
   }
 
   get(id: string): CachedSession | undefined {
@@ -88,6 +115,7 @@ export class SessionCache {
       this.listener = undefined;
       this.hearing = false;
       this.invalidate();
+      this.emit();
       if (!this.closed) this.retry = setTimeout(() => void this.listen(), 1000);
     };
     client.on('error', (err: Error) => {
@@ -95,13 +123,14 @@ export class SessionCache {
       lost();
     });
     client.on('end', lost);
-    client.on('notification', () => this.invalidate());
+    client.on('notification', (msg: { channel?: string }) => (msg.channel && msg.channel !== CHANNEL ? this.emit(msg.channel) : this.invalidate()));
     this.listener = client;
     try {
       await client.connect();
-      await client.query(`LISTEN ${CHANNEL}`);
+      for (const channel of CHANNELS) await client.query(`LISTEN ${channel}`);
       if (this.listener !== client) return;
       this.invalidate(); // anything may have changed while nobody listened
+      this.emit();
       this.hearing = true;
     } catch {
       client.end().catch(() => undefined);

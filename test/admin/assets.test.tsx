@@ -400,7 +400,13 @@ describe("replacing an asset's file (the edit page's file panel)", () => {
       </MemoryRouter>,
     );
     const user = userEvent.setup({ applyAccept: false });
-    const pick = async (f: File) => user.upload(await screen.findByTestId('asset-replace-input'), f);
+    // Choosing a file asks first (what shows the asset will change); "Replace" goes on.
+    const pick = async (f: File) => {
+      await user.upload(await screen.findByTestId('asset-replace-input'), f);
+      const confirm = await screen.findByTestId('asset-replace-confirm');
+      expect(confirm.textContent).toContain(f.name);
+      await user.click(within(confirm).getByTestId('asset-replace-go'));
+    };
     return { calls, user, pick };
   }
 
@@ -414,6 +420,16 @@ describe("replacing an asset's file (the edit page's file panel)", () => {
     await waitFor(() => expect(calls.replace).toBe(1));
     expect(calls.put).toBe(2);
     await waitFor(() => expect(screen.queryByTestId('asset-replace-error')).toBeNull());
+  });
+
+  it('choosing a file asks first: cancelled, nothing is uploaded', async () => {
+    const { calls, user } = renderPanel([]);
+    await user.upload(await screen.findByTestId('asset-replace-input'), file('hall-map-v2.png', 'image/png'));
+    const confirm = await screen.findByTestId('asset-replace-confirm');
+    expect(confirm.textContent).toContain('Everything that shows this asset will show the new file');
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByTestId('asset-replace-confirm')).toBeNull());
+    expect(calls).toEqual({ put: 0, replace: 0 });
   });
 
   it('offers no retry when the file itself is refused or the caller may not replace it', async () => {

@@ -64,6 +64,8 @@ describeEachDb('account resources from the registry', (kind) => {
       const variant = await createRecord(root, account, variants, { v_carouselid: carousel.c_id });
       return { ly_slideid: slide.sl_id, ly_variantid: variant.v_id, ly_type: 'iframe', ly_iframe_url: 'https://example.com/show' };
     }
+    // A schedule's days are an array and its times HH:MM (no field kind of the registry makes them).
+    if (decl.name === 'group-schedules') return { gs_days: ['mon', 'fri'], gs_from: '08:00', gs_to: '12:30' };
     return {};
   };
   const create = async (decl: ResourceDeclaration, account = a) => createRecord(root, account, decl, await extra(decl, account));
@@ -163,10 +165,12 @@ describeEachDb('account resources from the registry', (kind) => {
       it('update stores a change; delete removes the record', async () => {
         const record = await create(decl, a);
         const textField = fieldsOf(decl).find(([, m]) => (m.kind === 'text' || m.kind === 'longtext') && !m.readOnly && !m.createOnly)?.[0];
+        // a schedule's text fields are times
+        const changed = decl.name === 'group-schedules' ? '23:15' : 'Changed';
         if (textField) {
-          const res = await root.put(`${path()}/${record.id}`, { [textField]: 'Changed' });
+          const res = await root.put(`${path()}/${record.id}`, { [textField]: changed });
           expect(res.status, JSON.stringify(res.body)).toBe(200);
-          expect((await root.get(`${path()}/${record.id}`)).body[textField]).toBe('Changed');
+          expect((await root.get(`${path()}/${record.id}`)).body[textField]).toBe(changed);
         }
         expect((await root.delete(`${path()}/${record.id}`)).status).toBe(deletable ? 200 : 403);
         // An invite is revoked, not deleted (account-console.md: delete = revoke).

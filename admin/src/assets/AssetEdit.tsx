@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -7,10 +7,16 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
 import SwapIcon from '@mui/icons-material/SwapHoriz';
 import DownloadIcon from '@mui/icons-material/DownloadOutlined';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import { useNotify, useRefresh, useTranslate } from 'react-admin';
+import { useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { accountPath } from '../providers/accountPath';
+import { api } from '../providers/http';
 import { ASSET_EXTENSIONS, assetKind } from '../../../resources/assets';
 import { typeForExtension } from '../../../resources/files';
 import type { ResourceDeclaration } from '../../../resources/types';
@@ -64,6 +70,71 @@ function AssetPreview({ asset }: { asset: AssetRecord }) {
   }
 }
 
+/** A place of carousels that shows an asset (GET /assets/{id}/places). */
+interface AssetPlace {
+  carousel_id: string;
+  carousel_title: string;
+  variant_title: string;
+  slide_title: string | null;
+  layer_title: string | null;
+  button: string | null;
+}
+
+/** Where carousels show an asset, loaded once per asset and version; undefined while loading or on an error. */
+function useAssetPlaces(assetId: string | undefined, version?: number): AssetPlace[] | undefined {
+  const { accountId } = useConsoleAccount();
+  const [places, setPlaces] = useState<AssetPlace[] | undefined>();
+  useEffect(() => {
+    if (!assetId) return;
+    let live = true;
+    api<{ places: AssetPlace[] }>(accountPath(accountId, 'assets', assetId, 'places'))
+      .then((r) => live && setPlaces(r.places))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [accountId, assetId, version]);
+  return places;
+}
+
+/** The list of places, as a delete or a replacement asks about them. */
+function AssetPlaces({ places }: { places: AssetPlace[] | undefined }) {
+  const translate = useTranslate();
+  if (!places) return null;
+  if (!places.length) return <Typography variant="body2">{translate('ls.assets.edit.not_used')}</Typography>;
+  return (
+    <Box data-testid="asset-places">
+      <Typography variant="body2" sx={{ fontWeight: 600, mt: 1 }}>
+        {translate('ls.assets.edit.used_in', { smart_count: places.length })}
+      </Typography>
+      <Box component="ul" sx={{ m: 0, pl: 2.5, maxHeight: 240, overflow: 'auto' }}>
+        {places.map((p, i) => (
+          <li key={i} data-testid="asset-place">
+            <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+              {p.button
+                ? translate('ls.assets.edit.place_button', { carousel: p.carousel_title, button: p.button, variant: p.variant_title })
+                : translate('ls.assets.edit.place_layer', { carousel: p.carousel_title, slide: p.slide_title ?? '', variant: p.variant_title })}
+            </Typography>
+          </li>
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
+/** The delete confirmation of an asset: where it goes (the trash) and every place of carousels that loses it. */
+function AssetDeleteText() {
+  const translate = useTranslate();
+  const record = useRecordContext();
+  const places = useAssetPlaces(record?.id as string | undefined);
+  return (
+    <Box>
+      <Typography variant="body2">{translate('ls.assets.edit.delete_text')}</Typography>
+      <AssetPlaces places={places} />
+    </Box>
+  );
+}
+
 /**
  * Beside the form: the file's preview, its version, name, SHA-256 and links, and "Replace file" (the update bit): the
  * same upload as a new asset, then PUT /assets/{id}/file keeps the id and raises the version; the record reloads.
@@ -79,6 +150,9 @@ export function AssetFilePanel({ asset, deps }: { asset: AssetRecord; deps?: Rep
   // The failure's message key, and whether trying the same file again can help (AssetUploadError.retryable).
   const [error, setError] = useState<{ key: string; retryable: boolean } | null>(null);
   const [last, setLast] = useState<File | null>(null);
+  // A chosen file waits here for the confirmation (what shows the asset will change).
+  const [chosen, setChosen] = useState<File | null>(null);
+  const places = useAssetPlaces(asset.id, asset.as_version);
   const sameKind = ASSET_EXTENSIONS.filter((e) => assetKind(typeForExtension(e)?.mime ?? '') === asset.kind);
 
   async function replace(file: File) {
@@ -156,9 +230,35 @@ export function AssetFilePanel({ asset, deps }: { asset: AssetRecord; deps?: Rep
           onChange={(e) => {
             const file = e.target.files?.[0];
             e.target.value = '';
-            if (file) void replace(file);
+            if (file) setChosen(file);
           }}
         />
+        {chosen && (
+          <Dialog open onClose={() => setChosen(null)} fullWidth maxWidth="sm" aria-labelledby="asset-replace-title" data-testid="asset-replace-confirm">
+            <DialogTitle id="asset-replace-title">{translate('ls.assets.edit.replace_confirm_title')}</DialogTitle>
+            <DialogContent>
+              <Typography variant="body2" sx={{ mb: 1, overflowWrap: 'anywhere' }}>
+                {chosen.name}
+              </Typography>
+              <Typography variant="body2">{translate('ls.assets.edit.replace_confirm_text')}</Typography>
+              <AssetPlaces places={places} />
+            </DialogContent>
+            <DialogActions>
+              <Button onClick={() => setChosen(null)}>{translate('ra.action.cancel')}</Button>
+              <Button
+                variant="contained"
+                data-testid="asset-replace-go"
+                onClick={() => {
+                  const file = chosen;
+                  setChosen(null);
+                  void replace(file);
+                }}
+              >
+                {translate('ls.assets.edit.replace_confirm')}
+              </Button>
+            </DialogActions>
+          </Dialog>
+        )}
       </Box>
       {canUpdate && (
         <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
@@ -201,7 +301,6 @@ const OVERRIDES = { as_size: { Cell: SizeCell }, as_type: { Cell: TypeCell } };
  * preview with "Replace file" beside them, and delete with a confirmation that says where the asset disappears from.
  */
 export default function AssetEdit({ decl }: { decl: ResourceDeclaration }) {
-  const translate = useTranslate();
   return (
     <GeneratedEdit
       decl={decl}
@@ -209,7 +308,9 @@ export default function AssetEdit({ decl }: { decl: ResourceDeclaration }) {
         overrides: OVERRIDES,
         aside: <AssetFilePanel asset={record as unknown as AssetRecord} />,
         maxWidth: 1200,
-        deleteConfirmContent: translate('ls.assets.edit.delete_text'),
+        // The confirmation lists the places of carousels that lose it; confirmed, the delete says force=1 (else 409).
+        deleteConfirmContent: <AssetDeleteText />,
+        deleteMeta: { query: 'force=1' },
       })}
     />
   );

@@ -9,6 +9,7 @@ import { useResourceAccess } from '../generated/access';
 import { useConsoleAccount } from '../console/ConsoleContext';
 import { GroupCarousels } from './GroupCarousels';
 import { GroupCodes } from './GroupCodes';
+import { GroupSchedules } from './GroupSchedules';
 
 /**
  * /console/{a}/carousel-groups/{id}: title and standby carousel (generated form), the group's carousels in playing
@@ -19,6 +20,7 @@ export default function CarouselGroupEdit({ decl }: { decl: ResourceDeclaration 
   const { id } = useParams();
   const { accountId } = useConsoleAccount();
   const { canRead: canReadCodes } = useResourceAccess('codes');
+  const { canRead: canReadSchedules } = useResourceAccess('group-schedules');
   return (
     <Box>
       <GeneratedEdit decl={decl} form={{ staticToolbar: true }} />
@@ -29,6 +31,16 @@ export default function CarouselGroupEdit({ decl }: { decl: ResourceDeclaration 
               {translate('resources.carousels.name_other')}
             </Typography>
             <GroupCarousels accountId={accountId} groupId={id} />
+          </CardContent>
+        </Card>
+      )}
+      {id && canReadSchedules && (
+        <Card sx={{ mt: 2, containerType: 'inline-size' }} component="section" aria-labelledby="group-schedules-title">
+          <CardContent>
+            <Typography id="group-schedules-title" variant="h6" component="h2" sx={{ mb: 1 }}>
+              {translate('ls.schedules.title')}
+            </Typography>
+            <GroupSchedules accountId={accountId} groupId={id} />
           </CardContent>
         </Card>
       )}

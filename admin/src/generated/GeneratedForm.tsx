@@ -49,6 +49,8 @@ export interface GeneratedFormProps {
   deleteLabel?: string;
   deleteConfirmTitle?: string;
   deleteConfirmContent?: ReactNode;
+  /** Passed to the delete's dataProvider call as meta (e.g. { query: 'force=1' }: an asset used by carousels). */
+  deleteMeta?: Record<string, unknown>;
   /** The toast after deleting (default: react-admin's). */
   deleteSuccessMessage?: string;
   /** The form's widest width (default 960 px). */
@@ -122,6 +124,7 @@ function GeneratedToolbar({
   deleteLabel,
   deleteConfirmTitle,
   deleteConfirmContent,
+  deleteMeta,
   deleteSuccessMessage,
   staticToolbar,
 }: Omit<GeneratedFormProps, 'mode'>) {
@@ -148,6 +151,7 @@ function GeneratedToolbar({
       {canDelete && record?.id !== undefined && (
         <DeleteWithConfirmButton
           mutationMode="pessimistic"
+          mutationOptions={deleteMeta ? { meta: deleteMeta } : undefined}
           redirect="list"
           label={deleteLabel}
           successMessage={deleteSuccessMessage}

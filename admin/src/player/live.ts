@@ -17,6 +17,8 @@ export interface LiveOptions {
   code: string;
   pollMs: number;
   reportMs: number;
+  /** How often the status is reported (60 s). */
+  statusMs?: number;
   wantedVariant: string | null;
 }
 
@@ -64,6 +66,9 @@ function newId(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+/** What the player says it is in its status reports (cc_player_version). */
+export const PLAYER_VERSION = 'leadstage-player/1.1';
+
 export function startLive(o: LiveOptions): void {
   const { stage, code } = o;
   const eventsUrl = `/api/1/play/${encodeURIComponent(code)}/events`;
@@ -87,6 +92,7 @@ export function startLive(o: LiveOptions): void {
   });
 
   let mediaBase: string | null = null;
+  const toldPlayed = new Map<string, number>();
   const player = new Player({
     stage,
     preview: false,
@@ -96,6 +102,20 @@ export function startLive(o: LiveOptions): void {
       return asset ? mediaUrl(asset, mediaBase) : undefined;
     },
     report: (kind, carouselId, slideId) => queue.add(kind, carouselId, slideId),
+    // What played gets a copy in the worker's cache (its origin URL), told at most every 10 minutes per URL.
+    shown: (m, assetIds) => {
+      const now = Date.now();
+      const urls = assetIds.flatMap((id) => {
+        const asset = m.assets[id];
+        if (!asset) return [];
+        return [asset.url, ...(asset.kind === 'video' && asset.thumbnail_url ? [asset.thumbnail_url] : [])]
+          .map((u) => new URL(u, location.origin).href)
+          .filter((u) => now - (toldPlayed.get(u) ?? 0) > 600_000);
+      });
+      if (!urls.length || !navigator.serviceWorker?.controller) return;
+      for (const u of urls) toldPlayed.set(u, now);
+      navigator.serviceWorker.controller.postMessage({ type: 'played', urls });
+    },
   });
 
   let etag: string | null = null;
@@ -144,7 +164,36 @@ export function startLive(o: LiveOptions): void {
 
   const poll = async () => {
     await check().catch(() => undefined);
+    // Dayparting: a window may have opened or closed since the last look.
+    player.reschedule();
     setTimeout(poll, o.pollMs);
+  };
+
+  // Display status (platform-and-flows.md 7): every 60 s, the version, the screen, since when and the last error.
+  const onlineSince = new Date().toISOString();
+  let lastError: string | null = null;
+  window.addEventListener('error', (e) => (lastError = String(e.message || 'error').slice(0, 500)));
+  window.addEventListener('unhandledrejection', (e) => (lastError = String((e.reason as Error)?.message ?? e.reason ?? 'error').slice(0, 500)));
+  const status = async () => {
+    try {
+      await fetch(`/api/1/play/${encodeURIComponent(code)}/status`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          version: PLAYER_VERSION,
+          width: window.screen?.width || window.innerWidth,
+          height: window.screen?.height || window.innerHeight,
+          online_since: onlineSince,
+          last_error: lastError,
+        }),
+      });
+    } catch {
+      // offline: the next report says it
+    }
+  };
+  const reportStatus = () => {
+    void status();
+    setTimeout(reportStatus, o.statusMs ?? 60_000);
   };
 
   if ('serviceWorker' in navigator && import.meta.env.PROD) {
@@ -164,4 +213,5 @@ export function startLive(o: LiveOptions): void {
     if (pending.length && navigator.sendBeacon) navigator.sendBeacon(eventsUrl, new Blob([JSON.stringify({ events: pending })], { type: 'application/json' }));
   });
   void poll();
+  reportStatus();
 }

@@ -1,4 +1,4 @@
-import type { Carousel, Manifest, Slide, Variant } from './types';
+import type { Carousel, Manifest, Schedule, Slide, Variant } from './types';
 
 /**
  * The player's decisions that need no DOM: which variant fits the screen, where the canvas sits, how long a slide
@@ -66,17 +66,83 @@ export interface Position {
   index: number;
 }
 
-/** The carousels a mode steps through: the group's in order (those with slides), or the one carousel playing. */
-export function sequenceOf(manifest: Manifest, pos: Pick<Position, 'mode' | 'carouselId'>): string[] {
-  const playable = (id: string) => (manifest.carousels[id]?.slides.length ?? 0) > 0;
-  if (pos.mode === 'group') return manifest.carousel_ids.filter(playable);
-  return playable(pos.carouselId) ? [pos.carouselId] : [];
+const WEEK = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+const WEEKDAY_INDEX: Record<string, number> = { Mon: 0, Tue: 1, Wed: 2, Thu: 3, Fri: 4, Sat: 5, Sun: 6 };
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The wall clock in a time zone at an instant: the day of the week (0 = Monday) and the minutes since midnight. Intl
+ * knows the zone's rules, so a DST change day has 23 or 25 hours and a window follows the local clock across it. An
+ * unknown zone falls back to Europe/Amsterdam (the setting's default).
+ */
+export function localClock(now: Date, timeZone: string | undefined): { day: number; minutes: number } {
+  const zone = timeZone || 'Europe/Amsterdam';
+  let f = clockFormats.get(zone);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    } catch {
+      return localClock(now, 'Europe/Amsterdam');
+    }
+    clockFormats.set(zone, f);
+  }
+  const parts = Object.fromEntries(f.formatToParts(now).map((p) => [p.type, p.value]));
+  return { day: WEEKDAY_INDEX[parts.weekday] ?? 0, minutes: (Number(parts.hour) % 24) * 60 + Number(parts.minute) };
 }
 
-/** The first slide of the group (home), or undefined when the group has nothing to play. */
-export function homePosition(manifest: Manifest): Position | undefined {
-  const first = sequenceOf(manifest, { mode: 'group', carouselId: '' })[0];
-  return first ? { mode: 'group', carouselId: first, index: 0 } : undefined;
+const minutesOf = (hhmm: string) => {
+  const m = /^(\d\d):(\d\d)$/.exec(hhmm);
+  return m ? Number(m[1]) * 60 + Number(m[2]) : NaN;
+};
+
+/**
+ * Whether a window is open at a local time: from ≤ now < to on a listed day; a window whose end is not after its start
+ * crosses midnight (open from `from` on a listed day until `to` the next day); from = to is the whole listed day.
+ */
+export function windowOpen(s: Pick<Schedule, 'days' | 'from' | 'to'>, clock: { day: number; minutes: number }): boolean {
+  const from = minutesOf(s.from);
+  const to = minutesOf(s.to);
+  if (Number.isNaN(from) || Number.isNaN(to)) return false;
+  const on = (day: number) => s.days.includes(WEEK[(day + 7) % 7]);
+  if (from === to) return on(clock.day);
+  if (from < to) return on(clock.day) && clock.minutes >= from && clock.minutes < to;
+  return (on(clock.day) && clock.minutes >= from) || (on(clock.day - 1) && clock.minutes < to);
+}
+
+const playableIn = (manifest: Manifest) => (id: string) => (manifest.carousels[id]?.slides.length ?? 0) > 0;
+
+/**
+ * What the group plays at an instant: the carousels whose window is open (by their order, those with slides), else
+ * the group's plain list. Empty: nothing (the player falls back to standby).
+ */
+export function groupSequence(manifest: Manifest, now: Date = new Date()): string[] {
+  const playable = playableIn(manifest);
+  const schedules = manifest.schedules ?? [];
+  if (schedules.length) {
+    const clock = localClock(now, manifest.timezone);
+    const open = [...schedules]
+      .sort((a, b) => a.order - b.order)
+      .filter((s) => windowOpen(s, clock))
+      .map((s) => s.carousel_id)
+      .filter(playable);
+    if (open.length) return [...new Set(open)];
+  }
+  return manifest.carousel_ids.filter(playable);
+}
+
+/** The carousels a mode steps through: the group's at this instant (groupSequence), or the one carousel playing. */
+export function sequenceOf(manifest: Manifest, pos: Pick<Position, 'mode' | 'carouselId'>, now: Date = new Date()): string[] {
+  if (pos.mode === 'group') return groupSequence(manifest, now);
+  return playableIn(manifest)(pos.carouselId) ? [pos.carouselId] : [];
+}
+
+/**
+ * Home: the first slide of what the group plays now (its open windows, else its list), else the standby carousel, else
+ * undefined (nothing to play).
+ */
+export function homePosition(manifest: Manifest, now: Date = new Date()): Position | undefined {
+  const first = groupSequence(manifest, now)[0];
+  return first ? { mode: 'group', carouselId: first, index: 0 } : standbyPosition(manifest);
 }
 
 /** The first slide of the standby carousel, when the group has one with slides. */
@@ -91,13 +157,16 @@ export function standbyPosition(manifest: Manifest): Position | undefined {
  * goes back to the first when that last carousel's variant is infinite, else it stops there. The standby carousel and a
  * carousel opened by a hotspot loop on themselves when infinite. Backwards mirrors it.
  */
-export function step(manifest: Manifest, pos: Position, dir: 1 | -1, variantOf: (c: Carousel) => Variant | undefined): Position | undefined {
+export function step(manifest: Manifest, pos: Position, dir: 1 | -1, variantOf: (c: Carousel) => Variant | undefined, now: Date = new Date()): Position | undefined {
   const carousel = manifest.carousels[pos.carouselId];
   if (!carousel || !carousel.slides.length) return undefined;
   const index = pos.index + dir;
   if (index >= 0 && index < carousel.slides.length) return { ...pos, index };
-  const sequence = sequenceOf(manifest, pos);
+  const sequence = sequenceOf(manifest, pos, now);
+  // A carousel whose window closed (or one the standby fallback plays): the group's current sequence from its start.
+  if (!sequence.length) return pos.mode === 'group' && standbyPosition(manifest) ? { ...standbyPosition(manifest)!, index: 0 } : undefined;
   const at = sequence.indexOf(pos.carouselId);
+  if (at < 0) return { mode: pos.mode, carouselId: sequence[0], index: 0 };
   const infinite = variantOf(carousel)?.v_infinite ?? true;
   let nextAt = at + dir;
   if (nextAt < 0 || nextAt >= sequence.length) {
@@ -114,15 +183,15 @@ export function step(manifest: Manifest, pos: Position, dir: 1 | -1, variantOf: 
  * The same place in a newer manifest: the slide with the same id in the same carousel, else the carousel's first slide,
  * else home. Used when a new manifest takes over at a slide boundary.
  */
-export function relocate(manifest: Manifest, pos: Position, slideId: string | undefined): Position | undefined {
+export function relocate(manifest: Manifest, pos: Position, slideId: string | undefined, now: Date = new Date()): Position | undefined {
   const carousel = manifest.carousels[pos.carouselId];
-  const inPlay = carousel && carousel.slides.length && (pos.mode !== 'group' || manifest.carousel_ids.includes(pos.carouselId));
+  const inPlay = carousel && carousel.slides.length && (pos.mode !== 'group' || groupSequence(manifest, now).includes(pos.carouselId));
   if (inPlay) {
     const index = carousel.slides.findIndex((s) => s.sl_id === slideId);
     return { ...pos, index: index >= 0 ? index : 0 };
   }
-  if (pos.mode === 'standby') return standbyPosition(manifest) ?? homePosition(manifest);
-  return homePosition(manifest);
+  if (pos.mode === 'standby') return standbyPosition(manifest) ?? homePosition(manifest, now);
+  return homePosition(manifest, now);
 }
 
 /** The slide a preview shows: the one named, else the first. */

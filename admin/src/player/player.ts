@@ -1,4 +1,4 @@
-import { chooseVariant, fitCanvas, homePosition, relocate, slideDuration, standbyPosition, step, type Position } from './logic';
+import { chooseVariant, fitCanvas, groupSequence, homePosition, relocate, slideDuration, standbyPosition, step, type Position } from './logic';
 import { buildSlide, type BuiltSlide, type RenderContext } from './render';
 import type { Carousel, Layer, Manifest, NavButton, PlayEventKind, Variant } from './types';
 
@@ -19,6 +19,8 @@ export interface PlayerOptions {
   /** The URL of an asset's media (the local server's or the origin's). */
   assetUrl(manifest: Manifest, assetId: string): string | undefined;
   report?(kind: PlayEventKind, carouselId: string, slideId: string): void;
+  /** A slide was shown (not in a preview): the asset ids it shows in its variant, buttons included. */
+  shown?(manifest: Manifest, assetIds: string[]): void;
   transitionMs?: number;
 }
 
@@ -49,7 +51,36 @@ export class Player {
     this.transitionMs = o.transitionMs ?? 500;
     this.o.stage.style.setProperty('--ls-transition', `${this.transitionMs}ms`);
     window.addEventListener('resize', () => this.resized());
-    if (!o.preview) this.listenForTouches();
+    if (!o.preview) {
+      this.listenForTouches();
+      // Dayparting: what the group plays is looked at again every minute (and on each new manifest).
+      setInterval(() => this.reschedule(), 60_000);
+    }
+  }
+
+  /** The group's sequence now, as a key: a change means a window opened or closed. */
+  private scheduleKey: string | null = null;
+
+  /**
+   * A window opened or closed: a carousel of the group that is no longer in play gives way at the next slide boundary
+   * (like a new manifest); the standby carousel shown because the group had nothing to play gives way to the group.
+   */
+  reschedule(): void {
+    const manifest = this.pending ?? this.manifest;
+    const cur = this.current;
+    if (!manifest || !cur || this.o.preview) return;
+    const sequence = groupSequence(manifest);
+    const key = sequence.join(',');
+    const before = this.scheduleKey;
+    this.scheduleKey = key;
+    if (before === null || before === key) return;
+    const stale = cur.pos.mode === 'group' && !sequence.includes(cur.pos.carouselId);
+    const wake = cur.pos.mode === 'standby' && before === '' && sequence.length > 0;
+    if (wake) {
+      if (this.pending) this.adopt(this.pending);
+      const home = homePosition(manifest);
+      if (home) void this.show(home);
+    } else if (stale) this.update(manifest);
   }
 
   get position(): Position | null {
@@ -116,6 +147,7 @@ export class Player {
 
   private adopt(manifest: Manifest): void {
     this.manifest = manifest;
+    this.scheduleKey = groupSequence(manifest).join(',');
     this.pending = null;
     this.variants.clear();
     this.discardPrepared();
@@ -215,6 +247,12 @@ export class Player {
     );
     if (this.o.preview) return;
     this.o.report?.('play', pos.carouselId, built.slide.sl_id);
+    if (this.o.shown && this.manifest) {
+      const v = built.variant;
+      const ids = (built.slide.layers[v.v_id] ?? []).map((l) => l.ly_assetid).filter((id): id is string => !!id);
+      if (v.v_navigation_enabled) for (const b of ['next', 'prev', 'home'] as const) if (v[`v_${b}_assetid`]) ids.push(v[`v_${b}_assetid`]!);
+      this.o.shown(this.manifest, ids);
+    }
     for (let i = 0; i < built.qrLayers.length; i++) this.o.report?.('qr', pos.carouselId, built.slide.sl_id);
   }
 
@@ -278,7 +316,7 @@ export class Player {
     if (!cur || !target || !this.manifest?.carousels[target]?.slides.length) return;
     this.o.report?.('hotspot', cur.pos.carouselId, cur.built.slide.sl_id);
     // A carousel of the group goes on with the group after it; any other plays on its own.
-    const mode = this.manifest.carousel_ids.includes(target) ? 'group' : 'hotspot';
+    const mode = groupSequence(this.manifest).includes(target) ? 'group' : 'hotspot';
     void this.show({ mode, carouselId: target, index: 0 });
   }
 

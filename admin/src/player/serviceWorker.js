@@ -11,6 +11,10 @@
  *   manifest needs ({type: 'keep', code, page, manifest, urls}); the worker downloads those it lacks, one at a time,
  *   answers {type: 'kept', code, cached, total}, and drops media no player on this device needs any more. Range
  *   requests (video) are answered from the cached file.
+ * - media that played ({type: 'played', urls}: the origin URLs of what a slide showed, whichever server it came
+ *   from) get a copy in a cache of their own, within a budget (PLAYED_BUDGET_BYTES, at most half of what
+ *   navigator.storage.estimate() allows), the least recently played evicted first. With the local media server and
+ *   the internet both down, the player falls back to the origin URL and this copy answers.
  * The editor's preview (/play/_preview/…) is left alone, and so is everything else (other /api calls, POSTs).
  */
 const VERSION = '__LS_VERSION__';
@@ -18,6 +22,9 @@ const PRECACHE = [/* __LS_PRECACHE__ */];
 const SHELL = 'ls-player-shell-' + VERSION;
 const DATA = 'ls-player-data';
 const MEDIA = 'ls-player-media';
+const PLAYED = 'ls-player-played';
+const PLAYED_INDEX = '/play/__played__';
+const PLAYED_BUDGET_BYTES = 500 * 1024 * 1024;
 const KEEP_PREFIX = '/play/__keep__/';
 const NETWORK_TIMEOUT_MS = 5000;
 const precached = new Set(PRECACHE);
@@ -163,9 +170,78 @@ async function ranged(request, response) {
 async function media(request) {
   const cache = await caches.open(MEDIA);
   let hit = await cache.match(request.url);
+  // a copy of what played (the URL carries the version: it never changes)
+  if (!hit) hit = await (await caches.open(PLAYED)).match(request.url);
   if (!hit && (await wanted()).has(request.url)) hit = await download(request.url);
   if (hit) return ranged(request, hit);
   return fetch(request);
+}
+
+// ---- what played: {url: {at: last played (ms), size: bytes}}, kept in DATA so it survives the worker's restarts
+
+let playedIndex = null;
+let playedWork = Promise.resolve();
+
+async function loadPlayed() {
+  if (!playedIndex) {
+    const kept = await (await caches.open(DATA)).match(PLAYED_INDEX);
+    playedIndex = kept ? await kept.json().catch(() => ({})) : {};
+  }
+  return playedIndex;
+}
+
+async function savePlayed() {
+  await (await caches.open(DATA)).put(PLAYED_INDEX, new Response(JSON.stringify(playedIndex), { headers: { 'Content-Type': 'application/json' } }));
+}
+
+/** The budget of the played copies: PLAYED_BUDGET_BYTES, or half of the storage this origin may use when that is less. */
+async function playedBudget() {
+  try {
+    const { quota } = await self.navigator.storage.estimate();
+    if (quota) return Math.min(PLAYED_BUDGET_BYTES, Math.floor(quota / 2));
+  } catch {
+    /* no estimate: the fixed budget */
+  }
+  return PLAYED_BUDGET_BYTES;
+}
+
+/** Notes that media played; copies those not stored yet (from the media cache, else the origin); evicts over budget. */
+function played(urls) {
+  playedWork = playedWork.then(async () => {
+    const index = await loadPlayed();
+    const cache = await caches.open(PLAYED);
+    const now = Date.now();
+    for (const url of urls) {
+      if (index[url] && (await cache.match(url))) {
+        index[url].at = now;
+        continue;
+      }
+      let response = await (await caches.open(MEDIA)).match(url);
+      if (!response) {
+        try {
+          response = await fetch(url, { credentials: 'same-origin' });
+        } catch {
+          response = undefined; // the origin is down too: copied when it plays again with the origin up
+        }
+      }
+      if (!response || response.status !== 200) continue;
+      const blob = await response.blob();
+      await cache.put(url, new Response(blob, { headers: { 'Content-Type': response.headers.get('content-type') || 'application/octet-stream' } }));
+      index[url] = { at: now, size: blob.size };
+    }
+    const budget = await playedBudget();
+    const byAge = Object.entries(index).sort((x, y) => x[1].at - y[1].at);
+    let total = byAge.reduce((sum, [, v]) => sum + (v.size || 0), 0);
+    for (const [url, v] of byAge) {
+      if (total <= budget) break;
+      await cache.delete(url);
+      delete index[url];
+      total -= v.size || 0;
+    }
+    await savePlayed();
+  });
+  playedWork = playedWork.catch(() => undefined);
+  return playedWork;
 }
 
 async function keep(message, client) {
@@ -202,6 +278,8 @@ async function keep(message, client) {
 self.addEventListener('message', (event) => {
   const data = event.data;
   if (data && data.type === 'keep') event.waitUntil(keep(data, event.source));
+  else if (data && data.type === 'played' && Array.isArray(data.urls))
+    event.waitUntil(played(data.urls.filter((u) => typeof u === 'string' && u.startsWith(self.location.origin + '/storage/')).slice(0, 50)));
 });
 
 self.addEventListener('fetch', (event) => {

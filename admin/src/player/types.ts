@@ -99,6 +99,18 @@ export interface Manifest {
   assets: Record<string, Asset>;
   collections: Record<string, { co_id: string; co_title: string; url: string }>;
   local_server_url: string | null;
+  /** Dayparting (platform-and-flows.md 7): the account's IANA zone and every window of the group (absent in a preview). */
+  timezone?: string;
+  schedules?: Schedule[];
+}
+
+/** A carousel the group plays on `days` from `from` to `to` (HH:MM local; to <= from crosses midnight, equal: all day). */
+export interface Schedule {
+  carousel_id: string;
+  days: string[];
+  from: string;
+  to: string;
+  order: number;
 }
 
 /** What the player reports (POST /api/1/play/{code}/events). */

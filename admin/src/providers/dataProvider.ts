@@ -42,12 +42,20 @@ export function resourcePath(resource: string, meta?: { accountId?: string }): s
   return resource;
 }
 
-type Params = { meta?: { accountId?: string } };
+type Params = { id?: string | number; meta?: { accountId?: string; query?: string } };
 
 export const dataProvider: DataProvider = new Proxy(rest, {
   get(target, method: string) {
     const fn = (target as unknown as Record<string, unknown>)[method];
     if (typeof fn !== 'function') return fn;
+    // A delete with meta.query (e.g. force=1: an asset carousels use, after the console showed where) adds it.
+    if (method === 'delete')
+      return async (resource: string, params: Params) => {
+        if (!params?.meta?.query) return fn.call(target, resourcePath(resource, params?.meta), params);
+        const url = `${API_URL}/${resourcePath(resource, params.meta)}/${encodeURIComponent(String(params.id))}?${params.meta.query}`;
+        const { json } = await httpClient(url, { method: 'DELETE' });
+        return { data: json };
+      };
     return (resource: string, params: Params) => fn.call(target, resourcePath(resource, params?.meta), params);
   },
 });

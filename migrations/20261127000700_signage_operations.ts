@@ -20,7 +20,8 @@ export async function up(knex: Knex): Promise<void> {
   await createAccountTable(knex, 'group_schedules', 'gs', (t) => {
     t.uuid('gs_groupid').notNullable().references('cg_id').inTable('carousel_groups').onDelete('CASCADE');
     t.uuid('gs_carouselid').notNullable().references('c_id').inTable('carousels').onDelete('CASCADE');
-    t.specificType('gs_days', 'text[]').notNullable();
+    // a tags field (the declaration): '{}' as its default, which the check below never lets stand
+    t.specificType('gs_days', 'text[]').notNullable().defaultTo(knex.raw("'{}'::text[]"));
     t.text('gs_from').notNullable();
     t.text('gs_to').notNullable();
     t.integer('gs_order').notNullable().defaultTo(0);
@@ -30,6 +31,8 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['gs_carouselid'], 'group_schedules_carousel');
   });
   await historyTrigger(knex, 'group_schedules', 'gs_id', 'gs_accountid');
+  // Every tags field can be filtered by "any of" (&&): the index that serves it.
+  await knex.raw('create index group_schedules_days on group_schedules using gin (gs_days)');
 
   await knex.raw(`alter table account_settings add column if not exists ls_timezone text not null default 'Europe/Amsterdam'`);
 

@@ -327,7 +327,7 @@ export const HHMM_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
  * Dayparting (platform-and-flows.md 7): a carousel a group plays on some days between two local times (the account's
  * ls_timezone). A window whose end is not after its start crosses midnight (22:00–02:00 is from 22:00 on a listed day
  * to 02:00 the next); from = to is the whole day. The group's screen edits them (admin/src/carouselGroups/GroupSchedules).
- * gs_days is an array of WEEK_DAYS (the API's schema: api/console/carousels.ts groupSchedulesHooks).
+ * gs_days is an array of WEEK_DAYS: a tags field whose values the API's schema narrows to mon…sun (api/console/carousels.ts groupSchedulesHooks).
  */
 export const groupSchedules = defineAccountResource({
   name: 'group-schedules',
@@ -339,7 +339,7 @@ export const groupSchedules = defineAccountResource({
   fields: {
     gs_groupid: { kind: 'reference', reference: 'carousel-groups', parent: true, required: true, createOnly: true },
     gs_carouselid: { kind: 'reference', reference: 'carousels', required: true, list: true, filter: true },
-    gs_days: { kind: 'json', list: true, formHidden: true },
+    gs_days: { kind: 'tags', max: 7, default: [], list: true, formHidden: true },
     gs_from: { kind: 'text', required: true, max: 5, list: true, sort: true },
     gs_to: { kind: 'text', required: true, max: 5, list: true },
     gs_order: { kind: 'number', integer: true, min: 0, max: 1_000_000, formHidden: true },

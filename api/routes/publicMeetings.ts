@@ -6,7 +6,8 @@ import { rejectNulBytes } from '../crud/input.js';
 import { accountTimeZone, bookSlot, decideByToken, findMeetingByToken, holding, leadForVisitor, mailMeeting, meetingInvalid, publicMeeting } from '../services/meetings.js';
 import { meetingAcceptSchema, meetingRequestSchema } from '../../resources/meetings.js';
 import { isUuid } from '../../resources/checks.js';
-import { todayUtc } from '../services/registration.js';
+import { PUBLIC_STYLE_FIELDS, publicStyle, todayUtc } from '../services/registration.js';
+import { styleAssetUrls } from '../services/collectionPage.js';
 
 type Row = Record<string, unknown>;
 
@@ -87,6 +88,13 @@ export function publicMeetingsRouter(): Router {
 
   router.get('/meet/:eventId', async (req, res) => {
     const event = await bookableEvent(req);
+    const { db } = ctx(req);
+    // The event's form style, as the registration page has it (the newest style of the event): colours, fonts, logo,
+    // and its custom CSS as the registration page's stylesheet.
+    const style = ((await db('form_styles')
+      .where({ st_accountid: event.ev_accountid, st_eventid: event.ev_id })
+      .orderBy([{ column: 'st_updated_at', order: 'desc' }, { column: 'st_id' }])
+      .first([...PUBLIC_STYLE_FIELDS, 'st_custom_css'])) ?? null) as Record<string, unknown> | null;
     res.json({
       event: {
         ev_id: event.ev_id,
@@ -100,6 +108,9 @@ export function publicMeetingsRouter(): Router {
       // The account's ls_timezone: the page shows the slots in the stand's local time.
       time_zone: await accountTimeZone(ctx(req).db, event.ev_accountid as string),
       slots: await freeSlots(req, event),
+      style: publicStyle(style),
+      style_assets: await styleAssetUrls(db, event.ev_accountid as string, style),
+      stylesheet: typeof style?.st_custom_css === 'string' && style.st_custom_css.trim() ? `/api/1/register/${event.ev_id}/style.css` : null,
     });
   });
 

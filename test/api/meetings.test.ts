@@ -214,6 +214,22 @@ describeEachDb('meetings: slots, generate, booking under concurrency, the public
     expect(page.body.time_zone).toBe('Europe/Amsterdam');
     expect(page.body.slots).toHaveLength(1);
     expect(page.body.slots[0]).toMatchObject({ ms_id: free.ms_id, ms_capacity: 2, free: 2, ms_location: 'Stand 12', host: { u_first_name: 'Hanna', u_last_name: 'Host' } });
+    // No form style for the event yet: the page's own look.
+    expect(page.body).toMatchObject({ style: null, style_assets: {}, stylesheet: null });
+    // With one, the page takes the event's form style like the registration page: its fields and its custom CSS.
+    const styled = await owner.post(`/api/1/accounts/${a}/form-styles`, {
+      st_title: `Meet style ${uid()}`,
+      st_eventid: ev.ev_id,
+      st_custom_css: ':root { --ls-form-accent: #aa0055; }',
+    });
+    expect(styled.status, JSON.stringify(styled.body)).toBe(201);
+    const withStyle = (await t.client().get(`/api/1/meet/${ev.ev_id}`)).body;
+    expect(withStyle.style).not.toBeNull();
+    expect(withStyle.style).not.toHaveProperty('st_custom_css');
+    expect(withStyle.style).not.toHaveProperty('st_title');
+    expect(withStyle.stylesheet).toBe(`/api/1/register/${ev.ev_id}/style.css`);
+    const css = await t.client().get(withStyle.stylesheet);
+    expect(css.text).toBe(':root { --ls-form-accent: #aa0055; }');
 
     // The page itself (the public form build): served with its CSP for an id, a 404 page for a malformed one.
     const html = await t.client().get(`/meet/${ev.ev_id}`);

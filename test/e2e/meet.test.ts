@@ -37,6 +37,8 @@ describe.skipIf(!HAS_CHROMIUM)('meeting page in the browser', () => {
       ms_location: 'Hall 3, stand 12',
     });
     expect(slots.status).toBe(201);
+    // The event's form style: the page wears it like the registration page (its custom CSS sets the accent).
+    await root.create(`/accounts/${accountId}/form-styles`, { st_title: 'Harbour style', st_eventid: eventId, st_custom_css: ':root { --ls-form-accent: #aa0055; }' });
   }, 600_000);
   afterAll(async () => {
     await browser?.close();
@@ -47,6 +49,8 @@ describe.skipIf(!HAS_CHROMIUM)('meeting page in the browser', () => {
     const { context, page, errors } = await newPage(browser, server.baseUrl, PHONE);
     await page.goto(`/meet/${eventId}?lang=en`);
     await page.getByRole('heading', { name: 'Book a meeting' }).waitFor();
+    expect(await page.locator('link[rel=stylesheet][data-ls-custom-css]').getAttribute('href')).toBe(`/api/1/register/${eventId}/style.css`);
+    await page.waitForFunction(() => getComputedStyle(document.querySelector('.ls-public-submit')!).backgroundColor === 'rgb(170, 0, 85)');
     expect(await page.getByRole('radio').count()).toBe(4);
     expect(await page.getByText('09:00–09:30').count()).toBe(1);
     await shot(page, 'meet-slots');

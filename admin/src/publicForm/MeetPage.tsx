@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { LanguageFooter } from './PublicFormPage';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type FormEvent } from 'react';
+import { LanguageFooter, Logo, useStyleFonts } from './PublicFormPage';
+import type { PublicFormData } from './model';
 import { RegisterError } from './register';
 import { loadMeet, meetTranslator, requestMeeting, slotsByDay, slotTimes, type MeetInfo, type MeetTextKey } from './meet';
 import type { PublicLocale } from './texts';
@@ -25,6 +26,11 @@ export function MeetPage({ eventId, locale, onLocale }: { eventId: string; local
   const [sent, setSent] = useState(false);
   const summary = useRef<HTMLParagraphElement>(null);
   const sentTitle = useRef<HTMLHeadingElement>(null);
+  // The event's form style, as on the registration page: its fonts, logo, colours (custom CSS).
+  const ready = load.kind === 'ready' ? load.info : undefined;
+  const styleData = useMemo<PublicFormData>(() => ({ style: ready?.style ?? null, form: null }), [ready?.style]);
+  const assetUrl = (id: string) => ready?.style_assets?.[id];
+  const font = useStyleFonts(styleData, assetUrl);
 
   const reload = () =>
     loadMeet(eventId).then(
@@ -117,7 +123,8 @@ export function MeetPage({ eventId, locale, onLocale }: { eventId: string; local
   );
 
   return (
-    <div className="ls-public ls-public--meet">
+    <div className="ls-public ls-public--meet" style={font ? ({ '--ls-form-font': font } as CSSProperties) : undefined}>
+      {info.stylesheet ? <link rel="stylesheet" href={info.stylesheet} data-ls-custom-css="" /> : null}
       <main className="ls-public-main">
         {sent ? (
           <section className="ls-public-card" aria-labelledby="ls-meet-sent-title">
@@ -128,6 +135,7 @@ export function MeetPage({ eventId, locale, onLocale }: { eventId: string; local
           </section>
         ) : (
           <section className="ls-public-card ls-public-form-page" aria-labelledby="ls-meet-title">
+            <Logo assetId={info.style?.st_form_logo_assetid} assetUrl={assetUrl} label={t('logo')} />
             <h1 id="ls-meet-title" className="ls-public-title">
               {t('title')}
             </h1>

@@ -1,5 +1,6 @@
 import { errorOf, postWithCsrf } from './register';
 import type { PublicLocale } from './texts';
+import type { PublicFormStyle } from './model';
 
 /**
  * The meeting page's calls (/meet/{eventId}): GET /api/1/meet/{eventId} (the event, the account's time zone and the
@@ -24,6 +25,10 @@ export interface MeetInfo {
   account: { a_name: string };
   time_zone: string;
   slots: MeetSlot[];
+  /** The event's form style (like the registration page's), its logos' and fonts' URLs, its custom CSS as a stylesheet. */
+  style?: PublicFormStyle | null;
+  style_assets?: Record<string, string>;
+  stylesheet?: string | null;
 }
 
 export interface MeetRequest {
@@ -69,6 +74,7 @@ export function slotTimes(slot: MeetSlot, timeZone: string, locale: PublicLocale
 
 const en = {
   title: 'Book a meeting',
+  logo: 'Logo',
   intro: 'Pick a time and tell us who you are; you will hear by e-mail once it is confirmed.',
   times_in: 'Times in {zone}',
   no_slots: 'There are no free times left for this event.',
@@ -96,6 +102,7 @@ const en = {
 export type MeetTextKey = keyof typeof en;
 const nl: Record<MeetTextKey, string> = {
   title: 'Maak een afspraak',
+  logo: 'Logo',
   intro: 'Kies een tijd en vertel wie je bent; je hoort per e-mail zodra de afspraak bevestigd is.',
   times_in: 'Tijden in {zone}',
   no_slots: 'Er zijn geen vrije tijden meer voor dit evenement.',

@@ -176,6 +176,10 @@ describe.skipIf(!HAS_CHROMIUM)('assets, collections, groups and codes in the bro
       await expect.poll(() => loaded(page.getByTestId('asset-preview'))).toBe(true);
       const hall2 = await drawImage(page, 'image/png', 'Hall map 2', 120, 1200, 800);
       await page.getByTestId('asset-replace-input').setInputFiles({ name: 'hall-map-v2.png', mimeType: 'image/png', buffer: hall2 });
+      // Replacing asks first (what uses the asset changes with it); nothing is replaced before the confirmation.
+      await page.getByTestId('asset-replace-confirm').waitFor();
+      expect((await api<Asset>(`/assets/${hallAsset.id}`)).as_version).toBe(1);
+      await page.getByTestId('asset-replace-go').click();
       await page.getByTestId('asset-version').getByText('Version 2').waitFor();
       await page.getByText('The file was replaced; this is version 2.').waitFor();
       const replaced = await api<Asset>(`/assets/${hallAsset.id}`);

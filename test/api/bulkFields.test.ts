@@ -32,11 +32,11 @@ describeEachDb('bulk fields: which fields, and the events owner', (kind) => {
   });
   afterAll(() => t?.close());
 
-  it('declares a short list: leads owner, validity, rating and tags, events enabled flag and owner; nothing else', () => {
+  it('declares a short list: leads owner, validity, rating and tags, events enabled flag and owner, conversations status; nothing else', () => {
     expect(bulkFieldsOf(leads)).toEqual(['ld_ownerid', 'ld_is_valid', 'ld_rating', 'ld_tags']);
     expect(bulkFieldsOf(events)).toEqual(['ev_is_enabled', 'ev_ownerid']);
     const others = RESOURCES.filter((d) => d !== leads && d !== events).flatMap((d) => bulkFieldsOf(d).map((f) => `${d.name}.${f}`));
-    expect(others).toEqual([]);
+    expect(others).toEqual(['conversations.cv_status']);
   });
 
   it('hands every event of the filter to a member; an owner who is no member refuses every row and changes nothing', async () => {

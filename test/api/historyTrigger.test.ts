@@ -142,7 +142,9 @@ describeEachDb('history per statement', (kind) => {
     expect(before).toEqual(expect.arrayContaining(['accounts', 'users', 'leads', 'integrations']));
     while ((await appliedMigrations(t.db)).some((m) => m.startsWith(MIGRATION))) await rollbackOne(t.db);
     expect(await triggerKinds(t.db, 'integrations')).toEqual(['row']);
-    expect(await tables()).toEqual(before);
+    // Rolled back with the migrations after it: their tables are gone; every other table has its (row) trigger back.
+    const existing = (await t.db.raw(`select relname from pg_class where relkind = 'r' and relname = any(?)`, [before])).rows.map((r: { relname: string }) => r.relname);
+    expect(await tables()).toEqual(before.filter((x: string) => existing.includes(x)));
     await migrateLatest(t.db);
     expect(await triggerKinds(t.db, 'integrations')).toEqual(['statement', 'statement', 'statement']);
     expect(await tables()).toEqual(before);

@@ -138,8 +138,8 @@ describe.skipIf(!HAS_CHROMIUM)("a collection's page in the browser", () => {
     await page.goto(`/c/${token}?l=${ids.layer}`);
     await page.getByRole('heading', { level: 1, name: 'Get the Expo brochures' }).waitFor();
     await expect.poll(() => page.getByRole('img', { name: 'Logo' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(400);
-    // the style's CSS is applied (accent colour on the button, page background)
-    expect(await page.getByRole('button', { name: 'Send and download' }).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(10, 125, 59)');
+    // the style's CSS is applied (accent colour on the button, page background): the stylesheet may arrive after the page
+    await expect.poll(() => page.getByRole('button', { name: 'Send and download' }).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(10, 125, 59)');
     expect(await page.locator('.ls-collection-download').count()).toBe(0);
     expect(await page.getByText('Send the form above to download').count()).toBe(3);
     expect(await noSideScroll(page)).toBe(true);

@@ -52,7 +52,9 @@ export default function EventEdit({ decl }: { decl: ResourceDeclaration }) {
     );
   const label = (name: TabName) => translate(`ls.console.events.tabs.${name}`);
   return (
-    <Box sx={{ mt: { xs: 1, sm: 2 } }}>
+    // One column that may shrink below its content (minmax(0, 1fr)): in react-admin's flex layout the scrollable tabs
+    // would otherwise widen the page on a phone instead of scrolling.
+    <Box sx={{ mt: { xs: 1, sm: 2 }, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)' }}>
       <Tabs
         value={tab}
         onChange={(_, v: TabName) => select(v)}

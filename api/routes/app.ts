@@ -6,7 +6,7 @@ import { isEventActive } from '../../resources/events.js';
 import { todayUtc } from './accountSummary.js';
 
 /** The groups the capture app decides its buttons by, with the caller's bits in each account. */
-export const APP_GROUPS = ['app_general', 'account_leads', 'account_handoffs', 'account_members', 'account_events', 'account_event_forms'] as const;
+export const APP_GROUPS = ['app_general', 'account_leads', 'account_handoffs', 'account_members', 'account_events', 'account_event_forms', 'account_meetings'] as const;
 
 const EVENT_COLUMNS = ['ev_id', 'ev_accountid', 'ev_title', 'ev_name', 'ev_start_date', 'ev_end_date', 'ev_is_enabled', 'ev_consent_text'] as const;
 

@@ -66,7 +66,7 @@ describeEachDb('capture app: events', (kind) => {
         a_id: a,
         a_name: 'Booth Alpha',
         role: 'member',
-        permissions: expect.objectContaining({ app_general: 7, account_leads: 15, account_handoffs: 7, account_members: 15 }),
+        permissions: expect.objectContaining({ app_general: 7, account_leads: 15, account_handoffs: 7, account_members: 15, account_meetings: 15 }),
       },
       { id: b, a_id: b, a_name: 'booth beta', role: 'admin', permissions: expect.objectContaining({ app_general: 15, account_leads: 15 }) },
     ]);

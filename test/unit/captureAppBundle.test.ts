@@ -25,7 +25,13 @@ describe('the capture app bundle', () => {
     expect(graph.files).toEqual(expect.arrayContaining(['admin/src/app/CaptureApp.tsx', 'admin/src/app/queue.ts', 'admin/src/renderer/FormRenderer.tsx']));
     const bad = [...graph.packages].filter(([spec]) => FORBIDDEN.some((re) => re.test(spec)) || !ALLOWED.some((re) => re.test(spec)));
     expect(bad).toEqual([]);
-    expect(graph.files.filter((f) => f.startsWith('resources/')).sort()).toEqual(['resources/answers.ts', 'resources/checks.ts', 'resources/consent.ts', 'resources/tags.ts']);
+    expect(graph.files.filter((f) => f.startsWith('resources/')).sort()).toEqual([
+      'resources/answers.ts',
+      'resources/checks.ts',
+      'resources/consent.ts',
+      'resources/roles.ts',
+      'resources/tags.ts',
+    ]);
   });
 
   it(`built for production: at most ${BUDGET / 1024} KB of gzipped JavaScript, the decoder's .wasm a file of our own, a precaching service worker`, () => {

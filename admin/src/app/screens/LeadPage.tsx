@@ -11,6 +11,7 @@ import { formsWithElements } from './Capture';
 import { leadName } from './MyLeads';
 import { Qualify, type QualifySave } from './Qualify';
 import { LeadMeetings } from './LeadMeetings';
+import { CRUD } from '../../../../resources/roles';
 
 const memberName = (m: Member) => [m.u_first_name, m.u_last_name].filter(Boolean).join(' ') || m.u_email;
 
@@ -22,7 +23,8 @@ const memberName = (m: Member) => [m.u_first_name, m.u_last_name].filter(Boolean
  */
 export function LeadPage({ accountId, leadId }: { accountId: string; leadId: string }) {
   const app = useApp();
-  const { t, online, locale, user } = app;
+  const { t, online, locale, user, events } = app;
+  const canBook = ((events?.accounts.find((a) => a.a_id === accountId)?.permissions.account_meetings ?? 0) & CRUD.create) !== 0;
   const [lead, setLead] = useState<Lead | null | 'missing'>(null);
   const [graph, setGraph] = useState<EventGraph | null>(null);
   const [transcribing, setTranscribing] = useState(false);
@@ -216,7 +218,8 @@ export function LeadPage({ accountId, leadId }: { accountId: string; leadId: str
       </div>
 
       {!transcribing && <Qualify key={lead.ld_id} lead={lead} onSave={qualify} />}
-      {!transcribing && <LeadMeetings accountId={accountId} lead={lead} me={user.u_id} />}
+      {/* booking needs the account_meetings create bit (the stored matrix, as /app/events answers it) */}
+      {!transcribing && (canBook ? <LeadMeetings accountId={accountId} lead={lead} me={user.u_id} /> : null)}
       {!transcribing && <Handoff accountId={accountId} lead={lead} me={user.u_id} />}
     </section>
   );

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Request, Response } from 'express';
 import type { Knex } from 'knex';
+import { perDatabase } from '../db/perDatabase.js';
 
 /**
  * New conversation messages for the Server-Sent Events streams (platform-and-flows.md 6), in every API process:
@@ -203,16 +204,5 @@ const hubs = new WeakMap<Knex, ConversationEvents>();
 
 /** The one hub of a database handle; its listener closes with the handle (knex.destroy()). */
 export function conversationEventsFor(db: Knex, log?: (msg: string) => void): ConversationEvents {
-  let hub = hubs.get(db);
-  if (!hub) {
-    const created = new ConversationEvents(db, log);
-    hubs.set(db, (hub = created));
-    const client = db.client as { destroy: (cb?: unknown) => Promise<void> };
-    const destroy = client.destroy.bind(client);
-    client.destroy = async (cb?: unknown) => {
-      await created.close();
-      return destroy(cb);
-    };
-  }
-  return hub;
+  return perDatabase(hubs, db, () => new ConversationEvents(db, log));
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { onWrite } from '../db/writes.js';
 import type { User } from '../../resources/users.js';
+import { perDatabase } from '../db/perDatabase.js';
 
 /**
  * A short in-process cache of sessions with their user, so an authenticated request needs no database read for
@@ -152,19 +153,7 @@ const caches = new WeakMap<Knex, SessionCache>();
 
 /** The one cache of a database handle (its listener closes with the handle: knex.destroy()). */
 export function sessionCacheFor(db: Knex, log?: (msg: string) => void): SessionCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    const created = new SessionCache(db, log);
-    caches.set(db, (cache = created));
-    // knex.destroy() ends in client.destroy(): the listener goes with the pool.
-    const client = db.client as { destroy: (cb?: unknown) => Promise<void> };
-    const destroy = client.destroy.bind(client);
-    client.destroy = async (cb?: unknown) => {
-      await created.close();
-      return destroy(cb);
-    };
-  }
-  return cache;
+  return perDatabase(caches, db, () => new SessionCache(db, log));
 }
 
 interface PgClient {

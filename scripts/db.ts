@@ -53,7 +53,7 @@ await runCli(async () => {
       const storage = createStorageDriver(config);
       try {
         const started = Date.now();
-        const ran = await runSeeds(db, isDemoSeed, { storage });
+        const ran = await runSeeds(db, isDemoSeed, { storage, sessionSecret: config.sessionSecret, publicUrl: config.publicUrl });
         console.log('seeded:', ran.join(', '), `(${((Date.now() - started) / 1000).toFixed(1)} s)`);
       } finally {
         await storage.close();

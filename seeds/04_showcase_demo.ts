@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { hashPassword } from '../api/services/passwords.js';
 import { hashToken } from '../api/services/tokens.js';
+import { conversationToken } from '../api/services/conversations.js';
 import { newAssetsPath, newLeadFilesPath, objectKey } from '../api/storage/keys.js';
 import type { SeedServices } from '../api/db/migrationSource.js';
 import { newCollectionToken } from '../api/console/carousels.js';
@@ -346,7 +347,9 @@ export async function seed(knex: Knex, services: SeedServices = {}): Promise<voi
     );
     await trx('meetings').insert(meetings);
 
-    await seedConversations(trx, a, inserted, booth.u_id as string);
+    const visitorLinks = await seedConversations(trx, a, inserted, booth.u_id as string, services.sessionSecret);
+    if (visitorLinks.length && services.publicUrl)
+      (services.say ?? console.log)(`demo conversation, the visitor's side: ${services.publicUrl}/conversations/${visitorLinks[visitorLinks.length - 1]}`);
 
     // Assets, a collection of them, two carousels (one 1920×1080 variant each) with a slide per poster and an image
     // layer, the second with a QR of the collection; a group of both with the demo's player code.
@@ -444,11 +447,14 @@ export async function seed(knex: Knex, services: SeedServices = {}): Promise<voi
 
 /**
  * Conversations (platform-and-flows.md 6): two threads with visitors, one answered, one with the visitor's reply unread
- * (first in the list). The visitor's link is an HMAC of SESSION_SECRET, which a seed does not know: these threads read
- * and answer in the console; the next member message mails the visitor a link that works (it is made then).
+ * (first in the list). The visitor's link is an HMAC of SESSION_SECRET (conversationToken): with the server's secret (as
+ * `npm run db:seed:demo` passes it) the seeded links work and are answered (the visitors' tokens, oldest thread first);
+ * without it the threads get unguessable hashes, read and answered in the console, and the next member message mails a
+ * link that works.
  */
-export async function seedConversations(trx: Knex.Transaction, accountId: string, leads: Row[], userId: string): Promise<boolean> {
-  if (!(await trx.schema.hasTable('conversations')) || !(await trx.schema.hasTable('conversation_messages'))) return false;
+export async function seedConversations(trx: Knex.Transaction, accountId: string, leads: Row[], userId: string, sessionSecret?: string): Promise<string[]> {
+  if (!(await trx.schema.hasTable('conversations')) || !(await trx.schema.hasTable('conversation_messages'))) return [];
+  const tokens: string[] = [];
   const threads = [
     {
       lead: leads[0],
@@ -484,6 +490,11 @@ export async function seedConversations(trx: Knex.Transaction, accountId: string
         cv_token_hash: hashToken(crypto.randomBytes(32).toString('base64url')),
       })
       .returning(['cv_id']);
+    if (sessionSecret) {
+      const token = conversationToken(sessionSecret, cv.cv_id as string);
+      await trx('conversations').where('cv_id', cv.cv_id).update({ cv_token_hash: hashToken(token) });
+      tokens.push(token);
+    }
     await trx('conversation_messages').insert(
       thread.messages.map((m) => ({ cm_conversationid: cv.cv_id, cm_author: m.author, cm_from_visitor: m.author === null, cm_body: m.body, cm_created_at: at(m.minutes) })),
     );
@@ -491,5 +502,5 @@ export async function seedConversations(trx: Knex.Transaction, accountId: string
     const readUpTo = thread.readByMember ? last : at(thread.messages[0].minutes);
     await trx('conversation_reads').insert({ cr_conversationid: cv.cv_id, cr_userid: userId, cr_last_read_at: readUpTo });
   }
-  return true;
+  return tokens;
 }

@@ -9,6 +9,11 @@ import type { StorageDriver } from '../storage/driver.js';
 /** What a seed may use besides the database: the storage driver for bytes (the demo's images and memos). */
 export interface SeedServices {
   storage?: StorageDriver;
+  /** The server's SESSION_SECRET and PUBLIC_URL: seeded links that are HMACs of the secret (conversations) then work. */
+  sessionSecret?: string;
+  publicUrl?: string;
+  /** Where a seed says what a person needs from it (a link to open); console.log when not given. */
+  say?: (line: string) => void;
 }
 
 type Migration = { up: (knex: Knex) => Promise<void>; down: (knex: Knex) => Promise<void> };

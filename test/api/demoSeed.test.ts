@@ -27,13 +27,16 @@ describeEachDb('npm run db:seed:demo: a console a newcomer can look at', (kind) 
   let booth: TestClient;
   let a: string;
   let seconds = 0;
+  const said: string[] = [];
   beforeAll(async () => {
     t = await startApp(kind);
     const storage = storageOf(t.context);
     const started = Date.now();
-    await runSeeds(t.db, isDemoSeed, { storage });
+    // as `npm run db:seed:demo` runs it: with the server's secret and public address
+    const services = { storage, sessionSecret: t.context.config.sessionSecret, publicUrl: t.context.config.publicUrl, say: (line: string) => said.push(line) };
+    await runSeeds(t.db, isDemoSeed, services);
     seconds = (Date.now() - started) / 1000;
-    await runSeeds(t.db, isDemoSeed, { storage }); // twice: nothing doubles
+    await runSeeds(t.db, isDemoSeed, services); // twice: nothing doubles
     root = await t.signedIn('root');
     owner = t.client();
     await owner.login(DEMO_OWNER_EMAIL, DEMO_PASSWORD);
@@ -144,6 +147,17 @@ describeEachDb('npm run db:seed:demo: a console a newcomer can look at', (kind) 
       const thread = await booth.get(`/api/1/accounts/${a}/conversations/${list.body[1].cv_id}/messages`);
       expect(thread.status).toBe(200);
       expect(thread.body).toHaveLength(3);
+    });
+
+    it("the seed prints the visitor's link of the unread thread, and it opens that thread (made with the server's secret)", async () => {
+      const lines = said.filter((l) => l.includes('/conversations/'));
+      expect(lines).toHaveLength(1); // the second run seeded nothing
+      const token = decodeURIComponent(lines[0].split('/conversations/')[1]);
+      expect(lines[0].startsWith(`demo conversation, the visitor's side: ${t.context.config.publicUrl}/conversations/`)).toBe(true);
+      const visit = await t.client().get(`/api/1/conversation/${encodeURIComponent(token)}`);
+      expect(visit.status, JSON.stringify(visit.body)).toBe(200);
+      expect(visit.body.subject).toBe('The demo you asked for');
+      expect(visit.body.messages.map((m: Row) => m.cm_body)).toEqual(['Would Thursday at 10:00 suit you for the demo?', 'Thursday is fine. Can my colleague join by video?']);
     });
 
     it('assets: images drawn at seed time, readable through the storage driver, with thumbnails', async () => {

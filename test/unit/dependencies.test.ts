@@ -59,3 +59,30 @@ it('every package any code imports is declared in package.json', () => {
   const declared = { ...pkg.dependencies, ...pkg.devDependencies };
   expect([...all.keys()].filter((n) => !(n in declared)).map((n) => `${n} (${all.get(n)})`)).toEqual([]);
 });
+
+/**
+ * package.json's `engines.node` is this repository's floor (Node 20.19: the first 20 that loads ES modules with
+ * require()). A runtime package whose own `engines` leaves that floor out is named here with the reason it is kept;
+ * one that starts to (an upgrade) fails this test, so the floor is not given up by accident.
+ */
+const ABOVE_THE_FLOOR: Record<string, string> = {
+  // the maintained PostgreSQL queue; v10 (the last for Node 20) lacks the policies and singleton slots we use. Runs and
+  // is tested here on Node 20; the image is Node 24.
+  'pg-boss': '>=22.12.0',
+  // 2.18 brought prototype-safe option merging; 2.17 declares no engines. Plain CommonJS, runs on Node 20.
+  'sanitize-html': '>=22.12.0',
+};
+
+it('every runtime dependency declares an engine range that admits our Node floor, or is named with its reason', async () => {
+  const semver = await import('semver');
+  const floor = semver.minVersion((pkg as unknown as { engines: { node: string } }).engines.node)!.version;
+  const outside: Record<string, string> = {};
+  for (const name of Object.keys(pkg.dependencies)) {
+    const own = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { engines?: { node?: string } };
+    const range = own.engines?.node;
+    if (range && !semver.satisfies(floor, range)) outside[name] = range;
+  }
+  expect(outside).toEqual(ABOVE_THE_FLOOR);
+  // and the floor is where this suite runs or above
+  expect(semver.gte(process.versions.node, floor)).toBe(true);
+});

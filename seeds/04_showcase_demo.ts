@@ -492,7 +492,9 @@ export async function seedConversations(trx: Knex.Transaction, accountId: string
       .returning(['cv_id']);
     if (sessionSecret) {
       const token = conversationToken(sessionSecret, cv.cv_id as string);
-      await trx('conversations').where('cv_id', cv.cv_id).update({ cv_token_hash: hashToken(token) });
+      await trx('conversations')
+        .where('cv_id', cv.cv_id)
+        .update({ cv_token_hash: hashToken(token) });
       tokens.push(token);
     }
     await trx('conversation_messages').insert(

@@ -43,7 +43,7 @@ describeEachDb('npm run db:seed:demo: a console a newcomer can look at', (kind) 
     booth = t.client();
     await booth.login(DEMO_BOOTH_EMAIL, DEMO_PASSWORD);
     a = (await t.db('accounts').where('a_name', DEMO_ACCOUNT).first('a_id')).a_id;
-  }, 120_000);
+  }, 240_000);
   afterAll(() => t?.close());
 
   it('two events, the registration form with every element type and its lists, read through the API', async () => {

@@ -38,6 +38,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import zlib from 'node:zlib';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { startFakeBadgeProvider, BADGES } from '../scripts/fake-badge-provider.js';
@@ -166,6 +167,14 @@ interface Answer {
   ms: number;
 }
 
+/** A body as the browser reads it: decompressed. */
+function decode(bytes: Buffer, encoding: string | undefined): string {
+  if (encoding === 'br') return zlib.brotliDecompressSync(bytes).toString('utf8');
+  if (encoding === 'gzip') return zlib.gunzipSync(bytes).toString('utf8');
+  if (encoding === 'deflate') return zlib.inflateSync(bytes).toString('utf8');
+  return bytes.toString('utf8');
+}
+
 /** One request on `agent`; `dropAfterMs`: the socket is closed that long after the body went out (a network drop). */
 function send(agent: http.Agent, url: string, method: string, headers: Record<string, string>, body?: string, dropAfterMs?: number): Promise<Answer> {
   const t0 = performance.now();
@@ -177,7 +186,15 @@ function send(agent: http.Agent, url: string, method: string, headers: Record<st
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done(res.statusCode!, Buffer.concat(chunks).toString('utf8'), res.headers));
+        res.on('end', () => {
+          let text: string;
+          try {
+            text = decode(Buffer.concat(chunks), res.headers['content-encoding']);
+          } catch {
+            return done(0); // a body that does not decode: no usable answer
+          }
+          done(res.statusCode!, text, res.headers);
+        });
         res.on('error', () => done(0));
       },
     );
@@ -320,6 +337,7 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
   const runId = crypto.randomBytes(3).toString('hex');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ls-bench-event-day-'));
   const misses: string[] = [];
+  let keepLogs = false;
   const provider = await startFakeBadgeProvider();
   const certFile = path.join(dataDir, 'provider-cert.pem');
   fs.writeFileSync(certFile, provider.cert);
@@ -588,8 +606,9 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
     };
     const editLags: number[] = [];
     const operator = async () => {
+      // every 30 s (a quick run: four edits in all)
       for (let k = 0; running(); k++) {
-        await nap(30_000);
+        await nap(Math.min(30_000, (options.seconds * 1000) / 4));
         if (!running()) break;
         const via = servers[k % servers.length];
         const other = servers[(k + 1) % servers.length];
@@ -772,12 +791,15 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
     if (userGet > GOALS.cpuUserGetMs) misses.push(`server CPU per GET /users/{id} ${userGet.toFixed(2)} ms > ${GOALS.cpuUserGetMs} ms`);
     if (listPage > GOALS.cpuListMs) misses.push(`server CPU per leads list page ${listPage.toFixed(2)} ms > ${GOALS.cpuListMs} ms`);
     report(result);
+    if (ge500) keepLogs = true;
     return result;
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     await provider.close();
     await admin.end();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    // The request logs stay when an answer was ≥ 500 (what failed, with its request id).
+    if (keepLogs) console.log(`  server logs kept in ${dataDir}`);
+    else fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

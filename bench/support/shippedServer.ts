@@ -34,7 +34,8 @@ export function freePort(): Promise<number> {
  * it answers GET /api/1/auth/me.
  */
 export async function startShippedServer(port: number, env: Record<string, string>, logFile: string, dist = false): Promise<ShippedServer> {
-  const entry = dist ? [path.join(ROOT, 'dist', 'api', 'server.js')] : [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'api/server.ts'];
+  // tsx as a loader of this node, not its CLI (which runs the server in a second process): the child's pid is the server's.
+  const entry = dist ? [path.join(ROOT, 'dist', 'api', 'server.js')] : ['--import', 'tsx', 'api/server.ts'];
   if (dist && !fs.existsSync(entry[0])) throw new Error(`${entry[0]} is missing: npm run build:server first`);
   const log = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, entry, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', log, log] });

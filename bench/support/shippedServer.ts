@@ -2,9 +2,10 @@
 // on a port, as `npm start` runs it: `node dist/api/server.js` when built, else through tsx.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+export { freePort } from '../../test/e2e/support/server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -14,18 +15,6 @@ export interface ShippedServer {
   base: string;
   /** SIGTERM, then waits for the exit (SIGKILL after 15 s). */
   stop(): Promise<void>;
-}
-
-/** A port nobody listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -9,11 +9,13 @@
 // e-mail) where raw runs rows + count(*) every time, as a list without a reused total would.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { cpuMs } from './support/proc.js';
+import { signIn } from './support/session.js';
+import { median } from './support/stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -67,16 +69,6 @@ if (values.child === 'raw') {
   process.on('SIGINT', () => process.exit(0)); // BENCH_PROFILE=<dir>: the CPU profile is written on exit
 } else {
   await main();
-}
-
-/** CPU time (user + system) a process has used, in ms, from /proc (Linux): per-request cost that a busy machine blurs less than req/s. */
-function cpuMs(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (100 Hz)
-  } catch {
-    return NaN;
-  }
 }
 
 function startChild(kind: string, url: string): Promise<{ child: ChildProcess; base: string }> {
@@ -148,20 +140,9 @@ async function main() {
     const api = await startChild('api', url.toString());
     const raw = await startChild('raw', url.toString());
     children.push(api.child, raw.child);
-    // Sign in through the API like the admin does: a page load hands out the CSRF cookie, then POST /auth/web.
-    const first = await fetch(`${api.base}/api/1/auth/me`);
-    const csrf = /ls\.csrf-token=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')![1];
-    const login = await fetch(`${api.base}/api/1/auth/web`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': decodeURIComponent(csrf), Cookie: `ls.csrf-token=${csrf}` },
-      body: JSON.stringify({ u_email: 'root@bench.example', u_password: 'bench-password' }),
-    });
-    if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
-    const set = login.headers.getSetCookie().join(';');
-    const sid = /ls\.sid=([^;]+)/.exec(set)![1];
-    const token = /ls\.csrf-token=([^;]+)/.exec(set)![1];
+    const { cookie: session } = await signIn(api.base, 'root@bench.example', 'bench-password');
     // what a browser sends: its cookies back, and the encodings it takes (the API's compression decides per answer)
-    const cookie = { Cookie: `ls.sid=${sid}; ls.csrf-token=${token}`, 'Accept-Encoding': 'gzip, deflate, br', Accept: 'application/json' };
+    const cookie = { Cookie: session, 'Accept-Encoding': 'gzip, deflate, br', Accept: 'application/json' };
     const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
     const pageStart = () => 25 * Math.floor(Math.random() * 40);
 
@@ -181,7 +162,6 @@ async function main() {
       ],
     ];
     const rounds = Number(values.rounds);
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     for (const [label, viaApi, viaRaw] of cases) {
       if (values.case && !label.startsWith(values.case)) continue; // --case GET | list
       await viaApi(); // warm both (JIT, plans, caches), then measure raw and API back to back, `rounds` times

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { signIn } from './support/session.js';
 
 const { values } = parseArgs({
   options: {
@@ -80,18 +81,7 @@ for (let i = 0; ; i++) {
   await new Promise((r) => setTimeout(r, 200));
 }
 
-async function signIn(): Promise<string> {
-  const first = await fetch(`${base}/api/1/auth/me`);
-  const csrf = /ls\.csrf-token=([^;]+)/.exec(first.headers.getSetCookie().join(';'))![1];
-  const res = await fetch(`${base}/api/1/auth/web`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': decodeURIComponent(csrf), Cookie: `ls.csrf-token=${csrf}` },
-    body: JSON.stringify({ u_email: 'chaos@example.com', u_password: 'chaos-password' }),
-  });
-  if (res.status !== 200) throw new Error(`sign-in: ${res.status}`);
-  return `ls.sid=${/ls\.sid=([^;]+)/.exec(res.headers.getSetCookie().join(';'))![1]}`;
-}
-const cookies = await Promise.all(Array.from({ length: Number(values.clients) }, signIn));
+const cookies = await Promise.all(Array.from({ length: Number(values.clients) }, async () => (await signIn(base, 'chaos@example.com', 'chaos-password')).cookie));
 
 type Sample = { start: number; end: number; status: number };
 const samples: Sample[] = [];

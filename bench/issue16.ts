@@ -15,9 +15,11 @@
 // Needs BENCH_DATABASE_URL or TEST_DATABASE_URL (a server where the user may create databases).
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { loadAverage, rssMb } from './support/proc.js';
+import { signIn } from './support/session.js';
+import { median } from './support/stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,12 +34,7 @@ const { values } = parseArgs({
   },
 });
 
-const load = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
+const load = loadAverage;
 
 function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', 'api', '--url', url], {
@@ -198,17 +195,7 @@ async function main() {
 
     const api = await startServer(url.toString());
     server = api.child;
-    const first = await fetch(`${api.base}/api/1/auth/me`);
-    const csrf = /ls\.csrf-token=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')![1];
-    const login = await fetch(`${api.base}/api/1/auth/web`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': decodeURIComponent(csrf), Cookie: `ls.csrf-token=${csrf}` },
-      body: JSON.stringify({ u_email: 'root@bench.example', u_password: 'bench-password' }),
-    });
-    if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
-    const set = login.headers.getSetCookie().join(';');
-    const sessionCsrf = /ls\.csrf-token=([^;]+)/.exec(set)![1];
-    const cookie = `ls.sid=${/ls\.sid=([^;]+)/.exec(set)![1]}; ls.csrf-token=${sessionCsrf}`;
+    const { cookie, csrf: sessionCsrf } = await signIn(api.base, 'root@bench.example', 'bench-password');
 
     // ---- 1. exports ------------------------------------------------------------------------------------------------
     const exports: [string, string, number][] = [
@@ -256,7 +243,7 @@ async function main() {
       const t0 = performance.now();
       const res = await fetch(`${api.base}/api/1/accounts/${accountId}/leads/bulk`, {
         method: 'POST',
-        headers: { Cookie: cookie, 'Content-Type': 'application/json', 'X-CSRF-Token': decodeURIComponent(sessionCsrf) },
+        headers: { Cookie: cookie, 'Content-Type': 'application/json', 'X-CSRF-Token': sessionCsrf },
         body: JSON.stringify({ action: 'update', filter: { ld_eventid: events[0] }, changes }),
       });
       const took = (performance.now() - t0) / 1000;

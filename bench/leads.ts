@@ -6,9 +6,12 @@
 // its own and drops it, unless --keep). The server runs as a child process (api/server's app, DATABASE_POOL_MAX 10).
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { insertLeads } from './support/leadsFixture.js';
+import { loadAverage, rssMb } from './support/proc.js';
+import { signIn } from './support/session.js';
+import { percentile } from './support/stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -21,11 +24,6 @@ const { values } = parseArgs({
     db: { type: 'string' },
   },
 });
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
-}
 
 function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', 'api', '--url', url], {
@@ -41,64 +39,9 @@ function startServer(url: string): Promise<{ child: ChildProcess; base: string }
   });
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
+const pct = percentile;
 const median = (xs: number[]) => pct(xs, 50);
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-
-const FIRST = [
-  'Ann',
-  'Bob',
-  'Cleo',
-  'Daan',
-  'Eva',
-  'Femke',
-  'Gert',
-  'Hana',
-  'Ivo',
-  'Jan',
-  'Kim',
-  'Lotte',
-  'Milan',
-  'Noor',
-  'Otto',
-  'Pia',
-  'Quinn',
-  'Ruben',
-  'Sanne',
-  'Tom',
-  'Uma',
-  'Vera',
-  'Wim',
-  'Xander',
-  'Yara',
-  'Zoë',
-];
-const LAST = [
-  'Smit',
-  'de Vries',
-  'Jansen',
-  'Bakker',
-  'Visser',
-  'Meijer',
-  'Mulder',
-  'de Boer',
-  'Bos',
-  'Peters',
-  'Hendriks',
-  'Dekker',
-  'Brouwer',
-  'Dijkstra',
-  'Kok',
-  'Vos',
-  'Hopper',
-  'Lovelace',
-  'Turing',
-  'Lamarr',
-];
-const sqlArray = (xs: string[]) => `array[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(',')}]`;
 
 async function main() {
   const baseUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
@@ -134,25 +77,12 @@ async function main() {
       );
       // The leads, in one statement: 10 events of 100,000, owners among 20 members, a year of capture times, every
       // source, a tenth invalid, a few thousand cards waiting for transcription, answers of a booth form.
-      await db.raw(
-        `with ev as (select array_agg(ev_id order by ev_name) ids from events where ev_accountid = ?),
-              ow as (select array_agg(u_id order by u_email) ids from users where u_email like 'staff%@bench.example')
-         insert into leads (ld_accountid, ld_eventid, ld_email, ld_first_name, ld_last_name, ld_ownerid, ld_captured_by, ld_answers,
-                            ld_is_valid, ld_transcription_status, ld_source, ld_badge_code, ld_consent_news, ld_captured_at)
-         select ?, ev.ids[1 + g % 10], lower(f.n) || '.' || replace(lower(l.n), ' ', '') || '.' || g || '@example.com', f.n, l.n,
-                ow.ids[1 + (g / 7) % 20], ow.ids[1 + (g / 7) % 20],
-                jsonb_build_object('company', 'Company ' || (g % 5000), 'interests', jsonb_build_array('software', 'hardware'), 'budget', (g % 10) * 5, 'newsletter', g % 2 = 0),
-                g % 10 <> 0,
-                case when g % 97 = 0 then 'pending' when g % 89 = 0 then 'postponed' when g % 83 = 0 then 'done' else 'none' end,
-                (array['registration','scan','card','manual','download'])[1 + g % 5],
-                case when g % 5 = 1 then 'B' || g end,
-                g % 3 = 0,
-                timestamptz '2026-01-01 00:00:00+00' + g * interval '31 seconds' + (g % 1000) * interval '1 microsecond'
-           from generate_series(1, ?) g, ev, ow,
-                lateral (select (${sqlArray(FIRST)})[1 + g % ${FIRST.length}] n) f,
-                lateral (select (${sqlArray(LAST)})[1 + (g / ${FIRST.length}) % ${LAST.length}] n) l`,
-        [accountId, accountId, total],
-      );
+      await insertLeads(db, {
+        accountId,
+        events: (await db('events').where('ev_accountid', accountId).orderBy('ev_name').pluck('ev_id')) as string[],
+        owners: (await db('users').where('u_email', 'like', 'staff%@bench.example').orderBy('u_email').pluck('u_id')) as string[],
+        total,
+      });
       const seeded = Date.now() - t0;
       await db.raw('vacuum analyze leads');
       console.log(`seeded ${total.toLocaleString('en')} leads in ${(seeded / 1000).toFixed(1)} s (+ vacuum analyze ${((Date.now() - t0 - seeded) / 1000).toFixed(1)} s)`);
@@ -170,16 +100,7 @@ async function main() {
 
     const api = await startServer(url.toString());
     server = api.child;
-    const first = await fetch(`${api.base}/api/1/auth/me`);
-    const csrf = /ls\.csrf-token=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')![1];
-    const login = await fetch(`${api.base}/api/1/auth/web`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': decodeURIComponent(csrf), Cookie: `ls.csrf-token=${csrf}` },
-      body: JSON.stringify({ u_email: 'root@bench.example', u_password: 'bench-password' }),
-    });
-    if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
-    const set = login.headers.getSetCookie().join(';');
-    const cookie = `ls.sid=${/ls\.sid=([^;]+)/.exec(set)![1]}; ls.csrf-token=${/ls\.csrf-token=([^;]+)/.exec(set)![1]}`;
+    const { cookie } = await signIn(api.base, 'root@bench.example', 'bench-password');
     const get = async (path: string) => {
       const t0 = performance.now();
       const res = await fetch(`${api.base}${path}`, { headers: { Cookie: cookie } });
@@ -281,7 +202,7 @@ async function main() {
       );
     }
     console.log(`  median ${Math.round(median(rates)).toLocaleString('en')} rows/s (goal ≥ 20,000); RSS growth max +${Math.max(...growths).toFixed(1)} MB (goal ≤ 100 MB)`);
-    const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    const load = loadAverage();
     console.log(`\nload average at the end: ${load} (2 cores)`);
   } finally {
     server?.kill('SIGINT');

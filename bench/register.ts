@@ -21,6 +21,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { cpuMs } from './support/proc.js';
+import { seedRegistrationEvent, visitorAddress, visitorAnswers } from './support/registrationFixture.js';
+import { median } from './support/stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -72,16 +75,6 @@ function startChild(url: string, dataDir: string): Promise<{ child: ChildProcess
   });
 }
 
-/** CPU time (user + system) a process has used, in ms (Linux /proc). */
-function cpuMs(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
 async function main() {
   const baseUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
   if (!baseUrl) {
@@ -104,25 +97,8 @@ async function main() {
     const db = createKnex({ databaseUrl: url.toString() });
     await prepareDatabase(db);
     const [account] = await db('accounts').insert({ a_name: 'Bench Events' }).returning('a_id');
-    const a = account.a_id;
-    const [list] = await db('lists').insert({ l_accountid: a, l_title: 'Interests', l_name: 'interests' }).returning('l_id');
-    const interests = ['badges', 'catering', 'lighting', 'security', 'venues'];
-    await db('list_items').insert(interests.map((v, i) => ({ li_accountid: a, li_listid: list.l_id, li_title: v, li_value: v, li_order: i })));
-    const [form] = await db('forms').insert({ f_accountid: a, f_title: 'Registration', f_name: 'registration' }).returning('f_id');
-    await db('form_elements').insert(
-      [
-        { fe_title: 'E-mail', fe_name: 'email', fe_type: 'text', fe_is_required: true },
-        { fe_title: 'First name', fe_name: 'first_name', fe_type: 'text', fe_is_required: true },
-        { fe_title: 'Last name', fe_name: 'last_name', fe_type: 'text', fe_is_required: true },
-        { fe_title: 'Company', fe_name: 'company', fe_type: 'text' },
-        { fe_title: 'Interests', fe_name: 'interests', fe_type: 'choice_chips_multiple', fe_listid: list.l_id },
-        { fe_title: 'Newsletter', fe_name: 'newsletter', fe_type: 'toggle' },
-      ].map((e, i) => ({ fe_accountid: a, fe_formid: form.f_id, fe_order: i, ...e })),
-    );
-    const [event] = await db('events')
-      .insert({ ev_accountid: a, ev_title: 'Bench Expo', ev_name: 'bench-expo', ev_access_type: 'open', ev_registration_formid: form.f_id })
-      .returning('ev_id');
-    await db('form_styles').insert({ st_accountid: a, st_title: 'Bench', st_eventid: event.ev_id, st_form_title: 'Register', st_mail_subject: 'Welcome {{first_name}}' });
+    const { eventId } = await seedRegistrationEvent(db, account.a_id);
+    const event = { ev_id: eventId };
     await db.destroy();
 
     const api = await startChild(url.toString(), dataDir);
@@ -138,16 +114,9 @@ async function main() {
     const body = () => {
       const n = ++seq;
       return {
-        ip: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+        ip: visitorAddress(n),
         json: JSON.stringify({
-          answers: {
-            email: `visitor${n}-${runId}@bench.example`,
-            first_name: `First${n}`,
-            last_name: `Last${n % 97}`,
-            company: `Company ${n % 31}`,
-            interests: [interests[n % 5], interests[(n + 2) % 5]],
-            newsletter: n % 2 === 0,
-          },
+          answers: visitorAnswers(n, runId),
           consent_news: n % 3 === 0,
           website: '',
         }),
@@ -203,7 +172,6 @@ async function main() {
       ok += sustained.total + max.total - sustained.non2xx - max.non2xx;
       if (sustained.non2xx || sustained.errors || max.non2xx || max.errors) failed = true;
     }
-    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
     const held = median(rounds.map((r) => r.sustained.rps));
     const p99 = median(rounds.map((r) => r.sustained.p99));
     const most = median(rounds.map((r) => r.max.rps));

@@ -46,7 +46,8 @@ export function ensureAdminBuilt(): void {
   }
 }
 
-function freePort(): Promise<number> {
+/** A port nobody listens on now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.on('error', reject);

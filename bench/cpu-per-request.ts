@@ -154,13 +154,16 @@ async function seed(url: string): Promise<{ userIds: string[]; accountId: string
     await prepareDatabase(db);
     await upsertUser(db, { email: 'root@bench.example', password: 'bench-password', role: 'root' });
     const { user: owner } = await upsertUser(db, { email: 'owner@bench.example', password: 'bench-password', firstName: 'Olga', lastName: 'Owner' });
-    await db.raw(`insert into users (u_email, u_first_name, u_last_name) select 'user' || g || '@bench.example', 'First' || (g % 1000), 'Last' || (g % 777) from generate_series(1, 1000) g`);
+    await db.raw(
+      `insert into users (u_email, u_first_name, u_last_name) select 'user' || g || '@bench.example', 'First' || (g % 1000), 'Last' || (g % 777) from generate_series(1, 1000) g`,
+    );
     const [account] = await db('accounts').insert({ a_name: 'Bench CPU' }).returning('a_id');
     const accountId = account.a_id as string;
     await db('account_users').insert({ au_accountid: accountId, au_userid: owner.u_id, au_role: 'superadmin' });
-    await db.raw(`insert into account_users (au_accountid, au_userid, au_role) select ?, u_id, 'member' from users where u_email like 'user_@bench.example' or u_email like 'user1_@bench.example'`, [
-      accountId,
-    ]);
+    await db.raw(
+      `insert into account_users (au_accountid, au_userid, au_role) select ?, u_id, 'member' from users where u_email like 'user_@bench.example' or u_email like 'user1_@bench.example'`,
+      [accountId],
+    );
     await db.raw(
       `insert into events (ev_accountid, ev_title, ev_name, ev_access_type, ev_start_date) select ?, 'Event ' || g, 'event-' || g, 'open', date '2026-01-01' + g * 30 from generate_series(1, 10) g`,
       [accountId],
@@ -255,7 +258,9 @@ async function main() {
     }
     console.log(`\nserver CPU per request, median of ${rounds} rounds (µs; each round's figures in brackets), log lines per request:`);
     for (const [key, xs] of results)
-      console.log(`  ${key.padEnd(48)} ${median(xs).toFixed(0).padStart(6)} µs  [${xs.map((x) => x.toFixed(0)).join(', ')}]  ${median(linesPerRequest.get(key)!).toFixed(2)} lines/request`);
+      console.log(
+        `  ${key.padEnd(48)} ${median(xs).toFixed(0).padStart(6)} µs  [${xs.map((x) => x.toFixed(0)).join(', ')}]  ${median(linesPerRequest.get(key)!).toFixed(2)} lines/request`,
+      );
     console.log(`load average at the end: ${loadavg()} (2 cores)`);
   } finally {
     for (const s of servers) s.child.kill('SIGTERM');

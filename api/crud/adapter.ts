@@ -82,7 +82,12 @@ export function resourceAdapter(decl: ResourceDeclaration, hooks: ResourceHooks,
     .filter(([, meta]) => meta.kind === 'secret')
     .map(([field]) => [field, `${field}_set`] as const)
     .filter(([, flag]) => !hidden.has(flag));
-  const dropped = new Set([...hidden, ...fieldsOf(decl).filter(([, meta]) => meta.kind === 'secret').map(([field]) => field)]);
+  const dropped = new Set([
+    ...hidden,
+    ...fieldsOf(decl)
+      .filter(([, meta]) => meta.kind === 'secret')
+      .map(([field]) => field),
+  ]);
   const withConflicts = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();

@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import type { Config } from './config.js';
 
 export type { Logger } from 'pino';
@@ -36,11 +35,31 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: Des
   );
 }
 
-/** The logger of the request being handled (with its reqId), so lines logged deep in services carry the id too. */
-const requestLog = new AsyncLocalStorage<Logger>();
+/**
+ * What the request being handled logs through: its id, and the logger bound to it (`reqId` on every line), made on
+ * the first line a service writes: most requests write none but their own closing line, which needs no child logger.
+ */
+class RequestLog {
+  private bound?: Logger;
+  constructor(
+    private readonly base: Logger,
+    readonly id: string,
+  ) {}
+  get logger(): Logger {
+    return (this.bound ??= this.base.child({ reqId: this.id }));
+  }
+  /** The bound logger if a line was written through it, else undefined (then the caller adds reqId itself). */
+  get made(): Logger | undefined {
+    return this.bound;
+  }
+}
 
+/** The request being handled, so lines logged deep in services carry its id too. */
+const requestLog = new AsyncLocalStorage<RequestLog>();
+
+/** The logger of the request being handled (with its reqId), else `fallback`. */
 export function currentLogger(fallback: Logger): Logger {
-  return requestLog.getStore() ?? fallback;
+  return requestLog.getStore()?.logger ?? fallback;
 }
 
 /** AppContext.log: a message and optional detail (an Error is logged with its stack) on the current request's logger. */
@@ -57,7 +76,7 @@ export function contextLog(logger: Logger): (msg: string, extra?: unknown) => vo
 /** A client's X-Request-Id is kept only when it is a short token that cannot forge or break a log line. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-function requestId(req: IncomingMessage, res: ServerResponse): string {
+function requestId(req: { headers: Record<string, string | string[] | undefined> }, res: ServerResponse): string {
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : crypto.randomUUID();
   res.setHeader('X-Request-Id', id);
@@ -77,40 +96,62 @@ export function safeUrl(url: string): string {
   return `${path}?${params.toString().replace(/%5Bredacted%5D/g, '[redacted]')}`;
 }
 
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The request id (X-Request-Id), set by the first middleware (httpLogger). */
+      id?: string;
+    }
+  }
+}
+
 /**
- * The first middleware: a request id (echoed in X-Request-Id), req.log bound to it, one line when the response is
- * done, and the request's logger made current for everything that runs on its behalf (AppContext.log).
+ * The first middleware: a request id (echoed in X-Request-Id), one line when the response is done (or the client
+ * left), and the request's log made current for everything that runs on its behalf (AppContext.log, currentLogger).
+ *
+ * The closing line holds what an operator looks a request up by: `reqId`, `req` {method, url (secrets redacted),
+ * remoteAddress}, `res` {statusCode}, `responseTime` (ms) and `userId` (the session's or API token's user), at info,
+ * or error with `err` for a 5xx. No request headers: the cookies, CSRF token and authorization they carry would only
+ * be redacted again, and serialising them was a large part of a small request's CPU (bench/README.md, "Server CPU per
+ * request"). Written straight by the logger, not through pino-http's child loggers and serializers.
  */
 export function httpLogger(logger: Logger): RequestHandler {
   if (!logger.isLevelEnabled('info')) {
     // Below info no request line and no service line (AppContext.log writes at info) is ever written, so the
-    // per-request logger and its async context would cost every request for nothing. The id stays: header, 500s.
+    // per-request log and its async context would cost every request for nothing. The id stays: header, 500s.
     return (req, res, next) => {
-      (req as { id?: unknown }).id = requestId(req, res);
-      req.log = logger;
+      req.id = requestId(req, res);
       next();
     };
   }
-  const middleware = pinoHttp({
-    logger,
-    genReqId: requestId,
-    quietReqLogger: true,
-    customLogLevel: (req, res, err) => {
-      if (err || res.statusCode >= 500) return 'error';
-      return QUIET_PATHS.has((req.url ?? '').split('?')[0]) ? 'debug' : 'info';
-    },
-    serializers: {
-      req: (req) => ({
-        method: req.method,
-        url: safeUrl(String(req.url ?? '')),
-        remoteAddress: (req.raw as { ip?: string }).ip ?? req.remoteAddress,
-        headers: req.headers,
-      }),
-      res: (res) => ({ statusCode: res.statusCode }),
-    },
-  });
+  const debug = logger.isLevelEnabled('debug');
   return (req, res, next) => {
-    middleware(req, res);
-    requestLog.run(req.log, next);
+    const start = Date.now();
+    const log = new RequestLog(logger, requestId(req, res));
+    req.id = log.id;
+    // 'close' comes once per response, after 'finish' when it was sent whole, alone when the client left first.
+    res.once('close', () => {
+      const url = req.originalUrl ?? req.url ?? '';
+      const status = res.statusCode;
+      const failed = status >= 500;
+      if (!failed && !debug && QUIET_PATHS.has(url.split('?', 1)[0])) return; // probes: debug only
+      const bound = log.made;
+      const line: Record<string, unknown> = {
+        ...(bound ? {} : { reqId: log.id }),
+        req: { method: req.method, url: safeUrl(url), remoteAddress: req.ip ?? req.socket?.remoteAddress },
+        res: { statusCode: status },
+        responseTime: Date.now() - start,
+      };
+      const userId = req.user?.u_id;
+      if (userId) line.userId = userId;
+      const target = bound ?? logger;
+      if (failed) {
+        line.err = (res as { err?: unknown }).err ?? new Error(`failed with status code ${status}`);
+        target.error(line, 'request errored');
+      } else if (QUIET_PATHS.has(url.split('?', 1)[0])) target.debug(line, 'request completed');
+      else target.info(line, !req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted');
+    });
+    requestLog.run(log, next);
   };
 }

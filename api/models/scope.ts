@@ -38,13 +38,8 @@ function hidingAncestorsOf(decl: ResourceDeclaration, depth = 0): { field: strin
   return out;
 }
 
-/**
- * Narrows a query of `decl`'s table to the rows `view` sees (nothing to do for a resource without a trash). With the
- * query's account (scoped), a parent in the trash is looked for once per query: the account's trashed parents (a few,
- * usually none, read from the parent's `<table>_trash` index) as an array the planner computes first, each row then
- * checked against it; without it, as an anti-join probed for every row.
- */
-export function withTrash(query: Knex.QueryBuilder, decl: ResourceDeclaration, view: TrashView = 'live', accountId?: string): Knex.QueryBuilder {
+/** Narrows a query of `decl`'s table to the rows `view` sees (nothing to do for a resource without a trash). */
+export function withTrash(query: Knex.QueryBuilder, decl: ResourceDeclaration, view: TrashView = 'live'): Knex.QueryBuilder {
   if (view === 'all') return query;
   if (decl.trash) {
     const column = `${decl.table}.${deletedAtOf(decl)}`;
@@ -53,19 +48,6 @@ export function withTrash(query: Knex.QueryBuilder, decl: ResourceDeclaration, v
   }
   if (view === 'live') {
     for (const { field, parent } of trashParentsOf(decl)) {
-      if (accountId && parent.tenancy === 'account' && parent.accountKey) {
-        // A row without the reference (null) is live: `null = any(…)` is null, hence the coalesce.
-        query.whereRaw('coalesce(not (??.?? = any(array(select ?? from ?? where ?? = ? and ?? is not null))), true)', [
-          decl.table,
-          field,
-          parent.primaryKey,
-          parent.table,
-          parent.accountKey,
-          accountId,
-          deletedAtOf(parent),
-        ]);
-        continue;
-      }
       query.whereNotExists(function () {
         this.select(1)
           .from(parent.table)
@@ -90,7 +72,7 @@ export function withTrash(query: Knex.QueryBuilder, decl: ResourceDeclaration, v
  */
 export function scoped(db: Knex | Knex.Transaction, decl: ResourceDeclaration, accountId: string, view: TrashView = 'live'): Knex.QueryBuilder {
   if (decl.tenancy !== 'account' || !decl.accountKey) throw new Error(`${decl.name} is not account-scoped`);
-  return withTrash(db(decl.table).where(`${decl.table}.${decl.accountKey}`, accountId), decl, view, accountId);
+  return withTrash(db(decl.table).where(`${decl.table}.${decl.accountKey}`, accountId), decl, view);
 }
 
 /** The account of the request (resolved by resolveAccount before any account route). */

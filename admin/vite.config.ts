@@ -2,6 +2,8 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
+import zlib from 'node:zlib';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -17,28 +19,60 @@ const publicFormPages = (): Plugin => ({
   },
 });
 
-/** MUI's CSS-variable themes (createThemeWithVars) out of the build: see admin/src/layout/noCssVarsTheme.ts. */
+/**
+ * MUI's CSS-variable themes out of the build: createThemeWithVars (imported by createTheme) and the CssVarsProvider of
+ * ThemeProviderWithVars (imported by ThemeProvider). See admin/src/layout/noCssVarsTheme.ts and noCssVarsProvider.ts.
+ */
 const noCssVarsTheme = (): Plugin => ({
   name: 'ls-no-css-vars-theme',
   enforce: 'pre',
   apply: 'build',
   resolveId(source, importer) {
-    if (source === './createThemeWithVars.mjs' && importer && /[\\/]@mui[\\/]material[\\/]styles[\\/]createTheme\.mjs$/.test(importer)) {
-      return path.join(here, 'src', 'layout', 'noCssVarsTheme.ts');
-    }
+    const from = (file: string) => !!importer && new RegExp(`[\\\\/]@mui[\\\\/]material[\\\\/]styles[\\\\/]${file}\\.mjs$`).test(importer);
+    if (source === './createThemeWithVars.mjs' && from('createTheme')) return path.join(here, 'src', 'layout', 'noCssVarsTheme.ts');
+    if (source === './ThemeProviderWithVars.mjs' && from('ThemeProvider')) return path.join(here, 'src', 'layout', 'noCssVarsProvider.ts');
     return null;
   },
 });
 
+const COMPRESSIBLE = /\.(?:js|mjs|css|svg|json|webmanifest|wasm)$/;
+
+/**
+ * Writes `<file>.gz` (gzip level 9) beside every compressible asset of the build, once, so the server sends it as it
+ * is (api/middleware/precompressed.ts): smaller than on-the-fly compression (level 6, and nothing under 1 KiB), with a
+ * Content-Length, and no CPU per request. A copy that would not be smaller is not written.
+ */
+function precompressAssets(): Plugin {
+  let outDir = '';
+  return {
+    name: 'ls-precompress-assets',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    writeBundle(_options, bundle) {
+      for (const fileName of Object.keys(bundle)) {
+        if (!fileName.startsWith('assets/') || !COMPRESSIBLE.test(fileName)) continue;
+        const file = path.join(outDir, fileName);
+        const raw = fs.readFileSync(file);
+        const gzip = zlib.gzipSync(raw, { level: 9 });
+        if (gzip.length < raw.length) fs.writeFileSync(`${file}.gz`, gzip);
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root: here,
-  plugins: [react(), publicFormPages(), noCssVarsTheme()],
+  plugins: [react(), publicFormPages(), noCssVarsTheme(), precompressAssets()],
   resolve: {
     alias: [
       // One react-is (19, MUI's and ra-core's) instead of two: hoist-non-react-statics (under emotion) and prop-types
       // bring react-is 16. They use ForwardRef, Memo and isMemo (same symbols in 19), and isElement and
       // isValidElementType only in development builds; 16's isElement does not even know React 19's elements.
       { find: /^react-is$/, replacement: path.join(here, '..', 'node_modules', 'react-is') },
+      // Object.entries instead of its polyfill (node-polyglot's): see admin/src/layout/objectEntries.cjs.
+      { find: /^object\.entries$/, replacement: path.join(here, 'src', 'layout', 'objectEntries.cjs') },
     ],
   },
   build: {

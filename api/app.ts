@@ -13,6 +13,7 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { jsonBody } from './middleware/body.js';
 import { installLeanJson } from './leanJson.js';
 import { installLazyCompression } from './middleware/lazyCompression.js';
+import { precompressedAssets } from './middleware/precompressed.js';
 import { staticHeaders } from './middleware/staticHeaders.js';
 import { createCsrf } from './middleware/csrf.js';
 import { RateLimiter } from './middleware/rateLimit.js';
@@ -130,7 +131,9 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   mountHealth(app, logger);
   app.get('/metrics', metrics.publicEndpoint({ token: config.metricsToken, internalPort: config.metricsPort }));
 
-  // Built admin assets: content-hashed, so cached for a year, and served before any session work.
+  // Built admin assets: content-hashed, so cached for a year, and served before any session work; compressed by the
+  // build where it wrote a .br/.gz copy (api/middleware/precompressed.ts), else on the fly.
+  app.use('/assets', precompressedAssets(path.join(ADMIN_DIST, 'assets'), { immutable: true, maxAge: '365d' }));
   app.use('/assets', express.static(path.join(ADMIN_DIST, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }));
   // Stored media (GET/HEAD) and the local driver's signed uploads (PUT): no session, no CSRF (see the router).
   app.use('/storage', storagePublic());

@@ -67,6 +67,32 @@ describe("@mui/material: what the admin build's noCssVarsTheme plugin (admin/vit
     const branch = source.slice(falseBranch, calls[0]);
     expect(branch, mui('the cssVariables === false branch no longer returns the theme itself')).toContain('return theme;');
   });
+  it('ThemeProvider imports CssVarsProvider from ./ThemeProviderWithVars.mjs and renders it only for a theme with colorSchemes', () => {
+    const source = fs.readFileSync(path.join(ROOT, 'node_modules', MUI, 'styles', 'ThemeProvider.mjs'), 'utf8');
+    expect(source, mui('ThemeProvider.mjs no longer imports "./ThemeProviderWithVars.mjs" (the plugin would not match)')).toContain(
+      'import { CssVarsProvider } from "./ThemeProviderWithVars.mjs";',
+    );
+    // the no-vars provider for a theme without colorSchemes, which createTheme gives when its options name none
+    expect(source, mui('ThemeProvider no longer picks the no-vars provider for a theme without colorSchemes')).toContain("if (!('colorSchemes' in muiTheme)) {");
+    const theme = fs.readFileSync(path.join(ROOT, 'node_modules', MUI, 'styles', 'createTheme.mjs'), 'utf8');
+    expect(theme, mui("createTheme no longer returns createThemeNoVars' theme for options without colorSchemes")).toContain("if (!('colorSchemes' in options)) {");
+  });
+});
+
+describe('node-polyglot: the admin build gives it Object.entries for the object.entries polyfill (admin/src/layout/objectEntries.cjs)', () => {
+  const recheckPolyglot = (what: string) => `node-polyglot: ${what}. Re-check the object.entries alias in admin/vite.config.ts`;
+  it('calls the polyfill as a function of one object, which is what Object.entries is', async () => {
+    const source = fs.readFileSync(path.join(ROOT, 'node_modules', 'node-polyglot', 'index.js'), 'utf8');
+    expect(source, recheckPolyglot("it no longer requires 'object.entries' as `entries`")).toContain("var entries = require('object.entries');");
+    const calls = [...source.matchAll(/entries\(([^)]*)\)/g)].map((m) => m[1]);
+    expect(calls.length, recheckPolyglot('it no longer calls entries()')).toBeGreaterThan(0);
+    for (const args of calls) expect(args.split(','), recheckPolyglot(`it calls entries(${args})`)).toHaveLength(1);
+    const polyfill = (await import('object.entries')).default as (o: object) => unknown;
+    const shim = (await import('../../admin/src/layout/objectEntries.cjs')).default as (o: object) => unknown;
+    const sample = Object.assign(Object.create({ inherited: 1 }), { b: 2, a: 'x', [Symbol('s')]: 3 });
+    expect(shim).toBe(Object.entries);
+    expect(shim(sample)).toEqual(polyfill(sample));
+  });
 });
 
 describe("knex: what api/db/firstRow.ts takes from knex's internals", () => {

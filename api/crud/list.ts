@@ -157,25 +157,29 @@ export function parseFilter(filter: unknown, decl: ResourceDeclaration, idColumn
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** The words of q, lowercased (none: no search). */
+const searchWords = (q: string | undefined): string[] => (q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+
 /**
  * q is a case-insensitive prefix search (served by lower(col) text_pattern_ops indexes): a row matches when the whole
  * q is a prefix of one search column ("acme events" finds the account "Acme Events"), or when each word of q is a
  * prefix of one of the search columns ("ann smi" finds Ann Smith).
  */
-export function applyFilters(qb: Knex.QueryBuilder, query: ListFilter, decl: ResourceDeclaration, idColumn: string): Knex.QueryBuilder {
-  const words = (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length) {
-    const anyColumn = (w: Knex.QueryBuilder, text: string) => {
-      for (const col of decl.search) w.orWhereRaw('lower(??) like ?', [col, `${escapeLike(text)}%`]);
-    };
-    qb.where((outer) => {
-      outer.where((w) => anyColumn(w, words.join(' ')));
-      if (words.length > 1)
-        outer.orWhere((all) => {
-          for (const word of words) all.where((w) => anyColumn(w, word));
-        });
-    });
-  }
+function whereWords(qb: Knex.QueryBuilder, words: string[], decl: ResourceDeclaration): Knex.QueryBuilder {
+  const anyColumn = (w: Knex.QueryBuilder, text: string) => {
+    for (const col of decl.search) w.orWhereRaw('lower(??) like ?', [col, `${escapeLike(text)}%`]);
+  };
+  return qb.where((outer) => {
+    outer.where((w) => anyColumn(w, words.join(' ')));
+    if (words.length > 1)
+      outer.orWhere((all) => {
+        for (const word of words) all.where((w) => anyColumn(w, word));
+      });
+  });
+}
+
+/** Filters without q: what picks rows, q aside. */
+function applyOtherFilters(qb: Knex.QueryBuilder, query: ListFilter, idColumn: string): Knex.QueryBuilder {
   if (query.ids) qb.whereIn(idColumn, query.ids.length ? query.ids : ['00000000-0000-4000-8000-000000000000']);
   for (const [col, values] of Object.entries(query.equals)) qb.whereIn(col, values as string[]);
   // A tags column holding any of them: && is served by the column's GIN index.
@@ -183,6 +187,19 @@ export function applyFilters(qb: Knex.QueryBuilder, query: ListFilter, decl: Res
   for (const r of query.ranges ?? []) qb.where(r.field, r.op, r.value);
   return qb;
 }
+
+/** Every filter of a list, an export or a bulk action (q as a condition on each row; see runList for the page's form). */
+export function applyFilters(qb: Knex.QueryBuilder, query: ListFilter, decl: ResourceDeclaration, idColumn: string): Knex.QueryBuilder {
+  const words = searchWords(query.q);
+  if (words.length) whereWords(qb, words, decl);
+  return applyOtherFilters(qb, query, idColumn);
+}
+
+/**
+ * A paged search first walks this many rows of the list's sort order (the other filters applied) and tests them
+ * against q: a search that matches many rows finds its page there. See runList.
+ */
+export const SEARCH_WALK_ROWS = 4000;
 
 /**
  * A filter value the column's type cannot hold (e.g. a_is_enabled: "maybe") as 400 invalid_filter: the client's
@@ -218,6 +235,13 @@ export interface ListResult {
  * the list, reused across pages of the same filter (api/crud/totals.ts), else counted: exactly, or for a declaration
  * with exactTotalUpTo exactly up to that many rows and estimated past it. Unpaged: every row up to `maxRows`; a longer
  * list answers its first `maxRows` rows and says how many there are (Content-Range).
+ *
+ * A paged search (q) of a large table (a declaration with exactTotalUpTo) never lets the planner walk the sort order
+ * through the whole table testing each row against q (a prefix only old leads match, sorted newest first, read a
+ * million rows that way): it first walks at most SEARCH_WALK_ROWS rows of the sort order (a dense search finds its
+ * page there), and when that does not fill the page it takes the rows q matches from the search indexes and sorts
+ * them (ordered by expressions no index provides, so the plan must). Work is bounded by SEARCH_WALK_ROWS plus the
+ * rows the search matches, never by the table.
  */
 export async function runList(
   db: Knex,
@@ -228,60 +252,95 @@ export async function runList(
   maxRows = Number.MAX_SAFE_INTEGER,
 ): Promise<ListResult> {
   const direction = query.sort.order.toLowerCase() as 'asc' | 'desc';
-  const rowsQuery = applyFilters(base(), query, decl, idColumn).orderBy(query.sort.field, direction);
-  // A stable order across pages: ties by the declaration's tie-break column (in the sort's direction, so an index
-  // serves it), then by the key.
-  if (decl.tieBreak && query.sort.field !== decl.tieBreak && query.sort.field !== idColumn) rowsQuery.orderBy(decl.tieBreak, direction);
-  if (query.sort.field !== idColumn) rowsQuery.orderBy(idColumn, decl.tieBreak ? direction : 'asc');
-  const filtered = () => applyFilters(base(), query, decl, idColumn).clearSelect().clearOrder();
-  const countQuery = () => filtered().count({ n: '*' }).first();
-  const exactCount = async () => Number(((await countQuery()) as { n: string | number } | undefined)?.n ?? 0);
-  const limit = decl.exactTotalUpTo;
-  /** The total: exact, or (with exactTotalUpTo, unless `exact`) exact up to the limit and estimated past it. */
-  const count = async (exact = false): Promise<{ total: number; estimated: boolean }> => {
-    if (!limit || exact) return { total: await exactCount(), estimated: false };
-    const bounded = await db
-      .from(
-        filtered()
-          .select(db.raw('1 as one'))
-          .limit(limit + 1)
-          .as('bounded'),
-      )
-      .count({ n: '*' })
-      .first();
-    const n = Number((bounded as { n: string | number } | undefined)?.n ?? 0);
-    if (n <= limit) return { total: n, estimated: false };
-    return { total: Math.max(limit + 1, await estimateRows(db, filtered().select(db.raw('1 as one')))), estimated: true };
+  /** The sort and its ties; `unindexed`: as expressions no index provides (the plan sorts the matches). */
+  const ordered = (qb: Knex.QueryBuilder, unindexed = false) => {
+    const by = (column: string, dir: 'asc' | 'desc') => (unindexed ? qb.orderByRaw(`coalesce(??, ??) ${dir}`, [column, column]) : qb.orderBy(column, dir));
+    by(query.sort.field, direction);
+    // A stable order across pages: ties by the declaration's tie-break column (in the sort's direction, so an index
+    // serves it), then by the key.
+    if (decl.tieBreak && query.sort.field !== decl.tieBreak && query.sort.field !== idColumn) by(decl.tieBreak, direction);
+    if (query.sort.field !== idColumn) by(idColumn, decl.tieBreak ? direction : 'asc');
+    return qb;
   };
+  const filtered = () => applyFilters(base(), query, decl, idColumn);
+  const words = searchWords(query.q);
   try {
     if (!query.paged) {
-      const rows = await rowsQuery.limit(Math.min(maxRows, Number.MAX_SAFE_INTEGER - 1) + 1);
+      const rows = await ordered(filtered()).limit(Math.min(maxRows, Number.MAX_SAFE_INTEGER - 1) + 1);
       if (rows.length <= maxRows) return { rows, total: rows.length };
-      return { rows: rows.slice(0, maxRows), ...(await count()) };
+      return { rows: rows.slice(0, maxRows), ...(await countOf(db, filtered, decl)) };
     }
     const size = query.end - query.start + 1;
-    const totals = totalsFor(db);
-    const key = countQuery().toString();
-    const cached = totals.get(key);
-    const [rows, counted] = await Promise.all([
-      rowsQuery.offset(query.start).limit(size),
-      // Counted alongside the page unless a fresh total is known.
-      cached === undefined ? count() : Promise.resolve(undefined),
-    ]);
-    let result: { total: number; estimated: boolean };
-    if (rows.length > 0 && rows.length < size)
-      result = { total: query.start + rows.length, estimated: false }; // the page ends the list: exact
-    else if (counted !== undefined && !(counted.estimated && rows.length === 0)) result = counted;
-    else if (cached !== undefined && cached >= query.start + rows.length && (rows.length > 0 || cached <= query.start))
-      result = { total: cached, estimated: totals.estimated(key) };
-    else result = await count(rows.length === 0); // the cached total contradicts the page, or a page past an estimated end: recount
-    // An estimate never says the list ends before what has been seen.
-    if (result.estimated) result.total = Math.max(result.total, query.start + rows.length + 1);
-    totals.set(key, result.total, result.estimated);
-    return { rows, ...result };
+    let rowsOf = () => ordered(filtered()).offset(query.start).limit(size) as Promise<Record<string, unknown>[]>;
+    if (words.length && decl.search.length && decl.exactTotalUpTo) {
+      // The first rows of the sort order (other filters applied), then q on them: the derived table keeps the table's
+      // name, so the columns read as before.
+      const walked = () => {
+        const first = ordered(applyOtherFilters(base(), query, idColumn)).limit(SEARCH_WALK_ROWS);
+        return ordered(whereWords(db.select('*').from(first.as(decl.table)), words, decl))
+          .offset(query.start)
+          .limit(size);
+      };
+      rowsOf = async () => {
+        if (query.start + size <= SEARCH_WALK_ROWS) {
+          const rows: Record<string, unknown>[] = await walked();
+          if (rows.length === size) return rows;
+        }
+        return ordered(filtered(), true).offset(query.start).limit(size);
+      };
+    }
+    return await pageOf(db, query, decl, filtered, rowsOf);
   } catch (err) {
     throw filterValueError(err);
   }
+}
+
+/** The total of a filter: exact, or (with exactTotalUpTo, unless `exact`) exact up to the limit and estimated past it. */
+async function countOf(db: Knex, filteredQuery: () => Knex.QueryBuilder, decl: ResourceDeclaration, exact = false): Promise<{ total: number; estimated: boolean }> {
+  const filtered = () => filteredQuery().clearSelect().clearOrder();
+  const limit = decl.exactTotalUpTo;
+  if (!limit || exact) return { total: Number(((await filtered().count({ n: '*' }).first()) as { n: string | number } | undefined)?.n ?? 0), estimated: false };
+  const bounded = await db
+    .from(
+      filtered()
+        .select(db.raw('1 as one'))
+        .limit(limit + 1)
+        .as('bounded'),
+    )
+    .count({ n: '*' })
+    .first();
+  const n = Number((bounded as { n: string | number } | undefined)?.n ?? 0);
+  if (n <= limit) return { total: n, estimated: false };
+  return { total: Math.max(limit + 1, await estimateRows(db, filtered().select(db.raw('1 as one')))), estimated: true };
+}
+
+/** One page (`rowsOf`) and its total. */
+async function pageOf(
+  db: Knex,
+  query: ListQuery,
+  decl: ResourceDeclaration,
+  filtered: () => Knex.QueryBuilder,
+  rowsOf: () => Promise<Record<string, unknown>[]>,
+): Promise<ListResult> {
+  const size = query.end - query.start + 1;
+  const totals = totalsFor(db);
+  const key = filtered().clearSelect().clearOrder().count({ n: '*' }).toString();
+  const cached = totals.get(key);
+  const [rows, counted] = await Promise.all([
+    rowsOf(),
+    // Counted alongside the page unless a fresh total is known.
+    cached === undefined ? countOf(db, filtered, decl) : Promise.resolve(undefined),
+  ]);
+  let result: { total: number; estimated: boolean };
+  if (rows.length > 0 && rows.length < size)
+    result = { total: query.start + rows.length, estimated: false }; // the page ends the list: exact
+  else if (counted !== undefined && !(counted.estimated && rows.length === 0)) result = counted;
+  else if (cached !== undefined && cached >= query.start + rows.length && (rows.length > 0 || cached <= query.start)) result = { total: cached, estimated: totals.estimated(key) };
+  else result = await countOf(db, filtered, decl, rows.length === 0); // the cached total contradicts the page, or a page past an estimated end: recount
+  // An estimate never says the list ends before what has been seen.
+  if (result.estimated) result.total = Math.max(result.total, query.start + rows.length + 1);
+  totals.set(key, result.total, result.estimated);
+  return { rows, ...result };
 }
 
 /** The page and its total: Content-Range (exposed to the browser), and X-Total-Estimated when the total is an estimate. */

@@ -163,9 +163,19 @@ export async function carouselsManifest(db: Knex, accountId: string, order: stri
   };
 }
 
-/** The manifest of a code, built from the database (undefined: no such code). */
-export async function buildManifest(db: Knex, code: string): Promise<(Omit<Manifest, 'etag' | 'body'> & { manifest: Row }) | undefined> {
-  const found = await db('carousel_codes')
+/** A code and its group, as a manifest names them (one indexed query). */
+interface CodeRow {
+  cc_id: string;
+  cc_code: string;
+  cc_title: string | null;
+  cc_accountid: string;
+  cg_id: string;
+  cg_title: string;
+  cg_standby_carouselid: string | null;
+}
+
+async function codeRow(db: Knex, code: string): Promise<CodeRow | undefined> {
+  return db('carousel_codes')
     .join('carousel_groups', function () {
       this.on('carousel_groups.cg_id', '=', 'carousel_codes.cc_groupid').andOn('carousel_groups.cg_accountid', '=', 'carousel_codes.cc_accountid');
     })
@@ -179,7 +189,13 @@ export async function buildManifest(db: Knex, code: string): Promise<(Omit<Manif
       'carousel_groups.cg_title',
       'carousel_groups.cg_standby_carouselid',
     );
-  if (!found) return undefined;
+}
+
+/**
+ * The part of a manifest every code of a group shares: the carousels in order and what they show, the time zone, the
+ * schedules and the local media server (everything after `group`, in the manifest's key order).
+ */
+export async function groupManifest(db: Knex, found: Pick<CodeRow, 'cc_accountid' | 'cg_id' | 'cg_standby_carouselid'>): Promise<Row> {
   const accountId = String(found.cc_accountid);
   const [items, settings, schedules] = await Promise.all([
     db('carousel_group_items')
@@ -208,11 +224,7 @@ export async function buildManifest(db: Knex, code: string): Promise<(Omit<Manif
     schedules.map((s: Row) => String(s.gs_carouselid)),
   );
   const graphs = playable.carousels as Record<string, unknown>;
-  const manifest: Row = {
-    code: found.cc_code,
-    code_title: found.cc_title,
-    account_id: accountId,
-    group: { cg_id: found.cg_id, cg_title: found.cg_title },
+  return {
     ...playable,
     // Dayparting (platform-and-flows.md 7): every window, open now or not, so a player offline keeps following the clock.
     timezone: settings?.ls_timezone ?? DEFAULT_TIMEZONE,
@@ -221,7 +233,22 @@ export async function buildManifest(db: Knex, code: string): Promise<(Omit<Manif
       .map((s: Row) => ({ carousel_id: String(s.gs_carouselid), days: daysOf(s.gs_days), from: s.gs_from, to: s.gs_to, order: s.gs_order })),
     local_server_url: settings?.ls_local_server_url ?? null,
   };
-  return { manifest, accountId, codeId: String(found.cc_id), codeTitle: String(found.cc_title || found.cc_code) };
+}
+
+/** The code's own head of its manifest (what differs between the codes of one group). */
+const codeHead = (found: CodeRow): Row => ({
+  code: found.cc_code,
+  code_title: found.cc_title,
+  account_id: String(found.cc_accountid),
+  group: { cg_id: found.cg_id, cg_title: found.cg_title },
+});
+
+/** The manifest of a code, built from the database (undefined: no such code). */
+export async function buildManifest(db: Knex, code: string): Promise<(Omit<Manifest, 'etag' | 'body'> & { manifest: Row }) | undefined> {
+  const found = await codeRow(db, code);
+  if (!found) return undefined;
+  const manifest: Row = { ...codeHead(found), ...(await groupManifest(db, found)) };
+  return { manifest, accountId: String(found.cc_accountid), codeId: String(found.cc_id), codeTitle: String(found.cc_title || found.cc_code) };
 }
 
 export const DEFAULT_TIMEZONE = 'Europe/Amsterdam';
@@ -237,10 +264,20 @@ function daysOf(v: unknown): string[] {
   return [];
 }
 
+/** A build under way or done, for the writes epoch it started in. */
+interface Flight<T> {
+  epoch: number;
+  promise: Promise<T>;
+}
+
 /** Per database handle: the cached manifests and the epoch of writes to their tables. */
 interface Cache {
   epoch: number;
   entries: Map<string, Manifest & { epoch: number }>;
+  /** Builds under way per code: a hundred players of one code asking at once (the start of a day) wait on one build. */
+  building: Map<string, Flight<Manifest | undefined>>;
+  /** The shared part per group (JSON), built once for all the group's codes while nothing it is made of was written. */
+  groups: Map<string, Flight<string>>;
 }
 const caches = new WeakMap<Knex, Cache>();
 
@@ -248,17 +285,20 @@ const caches = new WeakMap<Knex, Cache>();
  * The cache of a database handle. Emptied by this process's own writes to the manifest's tables (seen on knex's query
  * events) and by every other process's (PostgreSQL: statement triggers on those tables NOTIFY leadstage_manifest at
  * commit, heard on the session cache's listener connection). While that listener is down nothing is kept, so a
- * process that cannot hear the others never answers a stale manifest.
+ * process that cannot hear the others never answers a stale manifest (requests that arrive while one build is under
+ * way still share it, as if they had come a moment earlier).
  */
 function cacheOf(db: Knex): Cache & { hears: () => boolean } {
   let cache = caches.get(db) as (Cache & { hears: () => boolean }) | undefined;
   if (!cache) {
     const sessions = sessionCacheFor(db);
-    const created = (cache = { epoch: 0, entries: new Map(), hears: () => sessions.hearsOthers });
+    const created = (cache = { epoch: 0, entries: new Map(), building: new Map(), groups: new Map(), hears: () => sessions.hearsOthers });
     caches.set(db, created);
     const invalidate = () => {
       created.epoch++;
       created.entries.clear();
+      created.building.clear();
+      created.groups.clear();
     };
     onWrite(db, (sql) => {
       if (SOURCE_WRITE_RE.test(sql)) invalidate();
@@ -268,18 +308,60 @@ function cacheOf(db: Knex): Cache & { hears: () => boolean } {
   return cache;
 }
 
-/** The manifest of a code as JSON with its strong ETag, from the cache while nothing it is made of was written. */
+/**
+ * `make()` once per key and writes epoch: callers asking while it runs (or, when `keep`, after it ran and nothing was
+ * written since) share its promise. A failed build is forgotten, so the next caller tries again.
+ */
+function shared<T>(map: Map<string, Flight<T>>, cache: Cache, key: string, make: () => Promise<T>, keep: (value: T) => boolean): Promise<T> {
+  const flight = map.get(key);
+  if (flight && flight.epoch === cache.epoch) return flight.promise;
+  const epoch = cache.epoch;
+  const promise = make();
+  if (map.size >= CACHE_MAX) map.delete(map.keys().next().value!);
+  map.set(key, { epoch, promise });
+  const forget = () => {
+    if (map.get(key)?.promise === promise) map.delete(key);
+  };
+  promise.then((value) => {
+    if (!keep(value) || epoch !== cache.epoch) forget();
+  }, forget);
+  return promise;
+}
+
+/**
+ * The manifest of a code as JSON with its strong ETag, from the cache while nothing it is made of was written. A cold
+ * manifest costs one query for the code, and its group's part is built once for all the group's codes; concurrent
+ * requests for one code wait on one build.
+ */
 export async function manifestFor(db: Knex, code: string): Promise<Manifest | undefined> {
   if (!CODE_RE.test(code)) return undefined;
   const cache = cacheOf(db);
   const hit = cache.entries.get(code);
   if (hit && hit.epoch === cache.epoch) return hit;
+  return shared(
+    cache.building,
+    cache,
+    code,
+    () => buildCached(db, cache, code),
+    () => false,
+  );
+}
+
+async function buildCached(db: Knex, cache: Cache & { hears: () => boolean }, code: string): Promise<Manifest | undefined> {
   const epoch = cache.epoch;
-  const built = await buildManifest(db, code);
-  if (!built) return undefined;
-  const body = JSON.stringify(built.manifest);
+  const found = await codeRow(db, code);
+  if (!found) return undefined;
+  const groupJson = await shared(
+    cache.groups,
+    cache,
+    String(found.cg_id),
+    async () => JSON.stringify(await groupManifest(db, found)),
+    () => cache.hears(),
+  );
+  // The code's head, then the group's part without its opening brace: the same text as JSON.stringify of the whole.
+  const body = `${JSON.stringify(codeHead(found)).slice(0, -1)},${groupJson.slice(1)}`;
   const etag = `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
-  const entry = { body, etag, accountId: built.accountId, codeId: built.codeId, codeTitle: built.codeTitle, epoch };
+  const entry = { body, etag, accountId: String(found.cc_accountid), codeId: String(found.cc_id), codeTitle: String(found.cc_title || found.cc_code), epoch };
   // Only a manifest built without a write in between is kept (a later request rebuilds it otherwise).
   if (epoch === cache.epoch && cache.hears()) {
     if (cache.entries.size >= CACHE_MAX) cache.entries.delete(cache.entries.keys().next().value!);

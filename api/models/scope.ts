@@ -38,14 +38,8 @@ function hidingAncestorsOf(decl: ResourceDeclaration, depth = 0): { field: strin
   return out;
 }
 
-/**
- * Narrows a query of `decl`'s table to the rows `view` sees (nothing to do for a resource without a trash). With the
- * account (`scoped`), a trash parent of the account is checked against the account's trashed parents, read once per
- * statement (`field <> all(array(…))`, served by the trash's partial index): unlike a NOT EXISTS per row, the planner
- * needs no statistics of the parent table to see that it removes almost nothing (an unanalysed events table had it
- * expect 2,000 of a million leads, and sort them all), and an index holding the field checks it without the table.
- */
-export function withTrash(query: Knex.QueryBuilder, decl: ResourceDeclaration, view: TrashView = 'live', accountId?: string): Knex.QueryBuilder {
+/** Narrows a query of `decl`'s table to the rows `view` sees (nothing to do for a resource without a trash). */
+export function withTrash(query: Knex.QueryBuilder, decl: ResourceDeclaration, view: TrashView = 'live'): Knex.QueryBuilder {
   if (view === 'all') return query;
   if (decl.trash) {
     const column = `${decl.table}.${deletedAtOf(decl)}`;
@@ -54,23 +48,6 @@ export function withTrash(query: Knex.QueryBuilder, decl: ResourceDeclaration, v
   }
   if (view === 'live') {
     for (const { field, parent } of trashParentsOf(decl)) {
-      const parentAccount = parent.tenancy === 'account' ? parent.accountKey : undefined;
-      if (accountId && parentAccount) {
-        query.where((w) =>
-          w
-            .whereNull(`${decl.table}.${field}`)
-            .orWhereRaw('??.?? <> all(array(select ?? from ?? where ?? = ? and ?? is not null))', [
-              decl.table,
-              field,
-              parent.primaryKey,
-              parent.table,
-              parentAccount,
-              accountId,
-              deletedAtOf(parent),
-            ]),
-        );
-        continue;
-      }
       query.whereNotExists(function () {
         this.select(1)
           .from(parent.table)
@@ -81,7 +58,7 @@ export function withTrash(query: Knex.QueryBuilder, decl: ResourceDeclaration, v
     // Further up: the parent itself must be live (its own parents not in the trash).
     for (const { field, parent } of hidingAncestorsOf(decl)) {
       query.whereExists(function () {
-        withTrash(this.select(1).from(parent.table).whereRaw('??.?? = ??.??', [parent.table, parent.primaryKey, decl.table, field]), parent, 'live', accountId);
+        withTrash(this.select(1).from(parent.table).whereRaw('??.?? = ??.??', [parent.table, parent.primaryKey, decl.table, field]), parent, 'live');
       });
     }
   }
@@ -95,7 +72,7 @@ export function withTrash(query: Knex.QueryBuilder, decl: ResourceDeclaration, v
  */
 export function scoped(db: Knex | Knex.Transaction, decl: ResourceDeclaration, accountId: string, view: TrashView = 'live'): Knex.QueryBuilder {
   if (decl.tenancy !== 'account' || !decl.accountKey) throw new Error(`${decl.name} is not account-scoped`);
-  return withTrash(db(decl.table).where(`${decl.table}.${decl.accountKey}`, accountId), decl, view, accountId);
+  return withTrash(db(decl.table).where(`${decl.table}.${decl.accountKey}`, accountId), decl, view);
 }
 
 /** The account of the request (resolved by resolveAccount before any account route). */

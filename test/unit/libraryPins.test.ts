@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -87,8 +88,9 @@ describe('node-polyglot: the admin build gives it Object.entries for the object.
     const calls = [...source.matchAll(/entries\(([^)]*)\)/g)].map((m) => m[1]);
     expect(calls.length, recheckPolyglot('it no longer calls entries()')).toBeGreaterThan(0);
     for (const args of calls) expect(args.split(','), recheckPolyglot(`it calls entries(${args})`)).toHaveLength(1);
-    const polyfill = (await import('object.entries')).default as (o: object) => unknown;
-    const shim = (await import('../../admin/src/layout/objectEntries.cjs')).default as (o: object) => unknown;
+    // the polyfill as node-polyglot itself resolves it (a package of its own dependencies, not ours)
+    const polyfill = createRequire(path.join(ROOT, 'node_modules', 'node-polyglot', 'index.js'))('object.entries') as (o: object) => unknown;
+    const shim = createRequire(import.meta.url)('../../admin/src/layout/objectEntries.cjs') as (o: object) => unknown;
     const sample = Object.assign(Object.create({ inherited: 1 }), { b: 2, a: 'x', [Symbol('s')]: 3 });
     expect(shim).toBe(Object.entries);
     expect(shim(sample)).toEqual(polyfill(sample));

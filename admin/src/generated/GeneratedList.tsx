@@ -187,7 +187,14 @@ export function GeneratedList({
       storeKey={false}
       // A table with more columns than fit (a tablet with the menu open) scrolls inside its card, not the whole page.
       // In select mode on a phone, room below the last row for the bar fixed at the foot of the screen.
-      sx={{ containerType: 'inline-size', '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' }, pb: phoneSelect ? 16 : undefined }}
+      // On a phone react-admin paints the toolbar (search, filter and create) as a card of its own: a bare row instead.
+      sx={{
+        containerType: 'inline-size',
+        '& .RaList-main': { minWidth: 0 },
+        '& .RaList-content': { overflowX: 'auto' },
+        '& .RaListToolbar-root, & .RaTopToolbar-root': { backgroundColor: 'transparent' },
+        pb: phoneSelect ? 16 : undefined,
+      }}
     >
       {phoneSelect && accountId ? (
         <PhoneSelectMode

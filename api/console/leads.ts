@@ -329,7 +329,8 @@ export const OWNERS_MAX = 100;
 async function leadOwners(req: Request): Promise<Row[]> {
   const raw = req.query.ids;
   const ids = typeof raw === 'string' && raw ? [...new Set(raw.split(','))] : [];
-  if (!ids.length || ids.length > OWNERS_MAX || !ids.every(isUuid)) throw new ApiError(400, 'invalid_query', `ids: 1 to ${OWNERS_MAX} user ids, separated by commas`, { ids: 'error_invalid_value' });
+  if (!ids.length || ids.length > OWNERS_MAX || !ids.every(isUuid))
+    throw new ApiError(400, 'invalid_query', `ids: 1 to ${OWNERS_MAX} user ids, separated by commas`, { ids: 'error_invalid_value' });
   const db = ctx(req).db;
   return db('users')
     .whereIn('u_id', ids)

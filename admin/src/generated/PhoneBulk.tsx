@@ -55,7 +55,7 @@ export function PhoneSelectRows({ primary, secondary }: { primary(record: RaReco
           checked={wholePage}
           indeterminate={some && !wholePage}
           onChange={() => onSelect(wholePage ? [] : data.map((r) => r.id))}
-          sx={{ width: TOUCH, height: TOUCH }}
+          sx={{ width: TOUCH, height: TOUCH, flexShrink: 0 }}
           data-testid="select-page"
         />
         <Typography variant="body2">{translate('ls.list_tools.select_page', { count: data.length })}</Typography>
@@ -69,7 +69,7 @@ export function PhoneSelectRows({ primary, secondary }: { primary(record: RaReco
                 <Checkbox
                   checked={selectedIds.includes(r.id)}
                   onChange={() => onToggleItem(r.id)}
-                  sx={{ width: TOUCH, height: TOUCH }}
+                  sx={{ width: TOUCH, height: TOUCH, flexShrink: 0 }}
                   slotProps={{ input: { 'aria-labelledby': text } }}
                 />
                 <Box id={text} sx={{ minWidth: 0, py: 1 }}>

@@ -10,7 +10,7 @@ import { elementsOf, leadFromAnswers, OWN_FIELDS } from '../services/leads.js';
 import { leadsCsvFromFilter } from './leadExport.js';
 import { deletePhotosOf, LEAD_FILE_COLUMNS, leadFileUrl, removeLeadFileBytes } from './leadFiles.js';
 import { consentTextFor } from '../../resources/consent.js';
-import { isEmail } from '../../resources/fields.js';
+import { isEmail, isUuid } from '../../resources/fields.js';
 import { resourceNamed } from '../../resources/index.js';
 import { leadFiles, leads } from '../../resources/leads.js';
 import type { Answers, FormElementSpec } from '../../resources/answers.js';
@@ -318,13 +318,38 @@ function filterFrom(raw: unknown) {
   return parseFilter(value ?? {}, leads, 'ld_id');
 }
 
+/** The most people one GET /leads/owners names. */
+export const OWNERS_MAX = 100;
+
 /**
- * The leads' own route: GET /leads/export.csv?filter=… (account_leads read): every lead the console's filter shows, as
+ * The people behind owner ids of the account's leads, by name and e-mail: an owner need not be a member (a root user
+ * who captured a lead, a member who left), so the members list does not know them all. Only users who own a lead of
+ * this account are answered, so no other user can be looked up through it.
+ */
+async function leadOwners(req: Request): Promise<Row[]> {
+  const raw = req.query.ids;
+  const ids = typeof raw === 'string' && raw ? [...new Set(raw.split(','))] : [];
+  if (!ids.length || ids.length > OWNERS_MAX || !ids.every(isUuid))
+    throw new ApiError(400, 'invalid_query', `ids: 1 to ${OWNERS_MAX} user ids, separated by commas`, { ids: 'error_invalid_value' });
+  const db = ctx(req).db;
+  return db('users')
+    .whereIn('u_id', ids)
+    .whereExists(scoped(db, leads, accountOf(req)).whereRaw('leads.ld_ownerid = users.u_id').select(db.raw('1')))
+    .orderBy('u_id')
+    .select('u_id as id', 'u_email', 'u_first_name', 'u_last_name');
+}
+
+/**
+ * The leads' own routes: GET /leads/owners?ids=… (account_leads read): the people who own the account's leads (see
+ * leadOwners). GET /leads/export.csv?filter=… (account_leads read): every lead the console's filter shows, as
  * CSV with a column per form element (leadExport.ts). Bulk is the generic POST /leads/bulk (api/crud/bulk.ts): each
  * lead through leadsHooks' update or remove, so an owner is checked like a single update and card photos go with a
  * deleted lead.
  */
 export function leadsRoutes(router: Router): void {
+  router.get('/owners', requirePermission(leads.group, 'read'), async (req, res) => {
+    res.json(await leadOwners(req));
+  });
   router.get('/export.csv', requirePermission(leads.group, 'read'), async (req, res) => {
     await leadsCsvFromFilter(req, res, filterFrom(req.query.filter));
   });

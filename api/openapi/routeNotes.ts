@@ -145,6 +145,7 @@ export const ROUTE_NOTES: Record<string, RouteNote> = {
   'GET /accounts/{accountId}/lead-files/{id}': note('leads', 'A card photo', { produces: 'image/*' }),
   'POST /accounts/{accountId}/invites/{id}/resend': note('invites', 'Send an invitation again (a new link, seven more days)'),
   'GET /accounts/{accountId}/events/{id}/graph': note('events', 'An event with its forms in order and its registration form'),
+  'GET /accounts/{accountId}/leads/owners': note('leads', "The people (name, e-mail) behind owner ids of the account's leads: ?ids=a,b (at most 100)"),
   'GET /accounts/{accountId}/events/{id}/leads/export.csv': note('events', "The event's leads as CSV (one column per form element)", { produces: 'text/csv' }),
   'POST /accounts/{accountId}/events/{id}/scan': note('events', "Ask the event's badge-scan integration for the person behind a badge code", { body: () => scanBody }),
   'GET /accounts/{accountId}/forms/{id}/graph': note('forms', 'A form with its elements in order and each list tree'),

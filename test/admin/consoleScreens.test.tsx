@@ -217,3 +217,26 @@ describe('sortable list', () => {
     expect(moveItem(['a', 'b'], 1, 9)).toEqual(['a', 'b']);
   });
 });
+
+describe('a screen the caller may not open', () => {
+  it('a member opening invites, a new mail template or an invite gets "access denied" and no request (so no 403 toast)', async () => {
+    const invite: Row = { id: 'i-1', iv_email: 'omar@example.com', iv_status: 'pending', iv_role: 'member' };
+    for (const at of ['/invites', '/mail-templates/new', '/invites/i-1', '/form-styles']) {
+      const { data } = mountConsole(sessionAs('member', 'member'), at, { invites: [invite], 'mail-templates': [], 'form-styles': [] }, i18nProvider);
+      await screen.findByTestId('access-denied');
+      // a moment for anything still on its way
+      await act(() => new Promise((r) => setTimeout(r, 300)));
+      expect(
+        data.reads.filter((r) => /invites|mail-templates|form-styles/.test(r)),
+        at,
+      ).toEqual([]);
+      expect(screen.queryByRole('alert'), at).toBeNull();
+      cleanup();
+    }
+    // the same screens open for an admin of the account
+    const { data } = mountConsole(sessionAs('member', 'admin'), '/invites', { invites: [invite] }, i18nProvider);
+    await screen.findByText('omar@example.com');
+    expect(data.reads).toContain('getList invites');
+    expect(screen.queryByTestId('access-denied')).toBeNull();
+  }, 90_000);
+});

@@ -53,6 +53,9 @@ function serveFetch(refusal?: Record<string, unknown>) {
       if (call.path.endsWith(`/events/${EVENT}/graph`)) return Response.json(GRAPH);
       if (call.path.endsWith('/leads/bulk')) return refusal ? Response.json(refusal, { status: 400 }) : Response.json({ count: 2 });
       if (call.path.includes('/handoffs')) return Response.json([], { headers: { 'Content-Range': 'handoffs 0-0/0' } });
+      // the people behind owner ids (a root user who is no member)
+      if (call.path.startsWith(`/accounts/${ACCOUNT}/leads/owners?ids=`))
+        return Response.json(call.path.endsWith('=u-root') ? [{ id: 'u-root', u_email: 'root@platform.example', u_first_name: '', u_last_name: '' }] : []);
       return Response.json({ code: 'not_found', message: 'Not found' }, { status: 404 });
     }),
   );
@@ -80,6 +83,23 @@ const lead = (id: string, extra: Record<string, unknown> = {}): Row => ({
 const tables = (leads: Row[]) => ({ leads, members: [nina], events: [{ id: EVENT, ev_title: 'Expo 2026' }] });
 
 describe('leads list', () => {
+  it('names every owner: a member by name, an owner who is no member (root) by the e-mail the API gives, never a raw id', async () => {
+    serveFetch();
+    mountConsole(
+      sessionAs('member', 'admin'),
+      '/leads',
+      tables([lead('r1', { ld_email: 'by-root@example.com', ld_ownerid: 'u-root' }), lead('n1', { ld_email: 'by-nina@example.com' })]),
+      i18nProvider,
+    );
+    const row = (email: string) => screen.getByText(email, { exact: false }).closest('tr')!;
+    await screen.findByText('by-root@example.com', { exact: false }, { timeout: 15_000 });
+    await waitFor(() => expect(row('by-root@example.com').textContent).toContain('root@platform.example'));
+    expect(row('by-root@example.com').textContent).not.toContain('u-root');
+    expect(row('by-nina@example.com').textContent).toContain('Nina Visser');
+    // one request for the person, none for the member
+    expect(calls.filter((c) => c.path.includes('/leads/owners')).map((c) => c.path)).toEqual([`/accounts/${ACCOUNT}/leads/owners?ids=u-root`]);
+  }, 60_000);
+
   const tickPage = async () => fireEvent.click(await screen.findByRole('checkbox', { name: 'Select all' }, { timeout: 15_000 }));
   const bulkCall = () => calls.find((c) => c.path.endsWith('/leads/bulk'));
 

@@ -325,3 +325,103 @@ describe('bulk selection', () => {
     expect((await screen.findByTestId('bulk-refused')).textContent).toContain('sp-2: Gold needs a logo');
   });
 });
+
+describe('bulk selection on a phone (below 600 px: a simple list without a checkbox column)', () => {
+  /** A 375 px screen as MUI's useMediaQuery sees it: `down('sm')` matches. */
+  const asPhone = () =>
+    vi.stubGlobal(
+      'matchMedia',
+      vi.fn((query: string) => ({
+        matches: /max-width:\s*599\.95px/.test(query),
+        media: query,
+        onchange: null,
+        addListener: () => undefined,
+        removeListener: () => undefined,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+        dispatchEvent: () => false,
+      })),
+    );
+
+  it('"Select" turns the rows into labelled checkboxes; the bar at the foot counts them and "Done" ends it, unticking all', async () => {
+    asPhone();
+    serveFetch();
+    mount(sessionAs('root', 'root'), { sponsors: SPONSORS, views: [] });
+    const toggle = await screen.findByTestId('select-mode', {}, { timeout: 15_000 });
+    // not in select mode: no checkboxes, no bar (the table's select-all is not there either)
+    await screen.findByText('Sponsor 01');
+    expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
+    expect(screen.queryByTestId('phone-bulk-bar')).toBeNull();
+    expect(toggle.getAttribute('aria-pressed')).toBe('false');
+
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-pressed')).toBe('true');
+    const bar = await screen.findByRole('region', { name: 'Actions on the selected rows' });
+    expect(within(bar).getByRole('status').textContent).toBe('0 selected');
+    // nothing ticked: the actions wait
+    expect((within(bar).getByTestId('bulk-update') as HTMLButtonElement).disabled).toBe(true);
+    expect((within(bar).getByTestId('bulk-delete') as HTMLButtonElement).disabled).toBe(true);
+    // a checkbox per row, named by the row's text (its title first), and one for the page
+    const rows = within(screen.getByRole('list', { name: 'Rows to select' })).getAllByRole('checkbox');
+    expect(rows).toHaveLength(25);
+    expect(screen.getByRole('checkbox', { name: /^Sponsor 02/ })).toBe(rows[1]);
+    // the whole row is the checkbox's label: a tap on its text ticks it; Space on the focused box too
+    fireEvent.click(screen.getByText('Sponsor 01'));
+    expect((rows[0] as HTMLInputElement).checked).toBe(true);
+    rows[1].focus();
+    expect(document.activeElement).toBe(rows[1]);
+    fireEvent.click(rows[1]);
+    expect(within(bar).getByRole('status').textContent).toBe('2 selected');
+    expect((within(bar).getByTestId('bulk-update') as HTMLButtonElement).disabled).toBe(false);
+
+    fireEvent.click(within(bar).getByTestId('select-mode-done'));
+    await waitFor(() => expect(screen.queryByTestId('phone-bulk-bar')).toBeNull());
+    expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
+    expect(toggle.getAttribute('aria-pressed')).toBe('false');
+    // back in select mode, nothing is still ticked
+    fireEvent.click(toggle);
+    expect((await screen.findByRole('status')).textContent).toBe('0 selected');
+  }, 90_000);
+
+  it('"select all 30 matching" in the bar sends the filter with the same dialog as the desktop; unticking a row ends it', async () => {
+    asPhone();
+    const fetched = serveFetch(() => Response.json({ count: 30 }));
+    mount(sessionAs('root', 'root'), { sponsors: SPONSORS, views: [] });
+    fireEvent.click(await screen.findByTestId('select-mode', {}, { timeout: 15_000 }));
+    const bar = await screen.findByTestId('phone-bulk-bar');
+    fireEvent.click(await within(bar).findByRole('button', { name: 'Select all 30 matching' }));
+    expect(within(bar).getByRole('status').textContent).toBe('All 30 matching records are selected');
+    // the page's rows show ticked
+    expect(
+      within(screen.getByRole('list', { name: 'Rows to select' }))
+        .getAllByRole('checkbox')
+        .every((c) => (c as HTMLInputElement).checked),
+    ).toBe(true);
+    // unticking one row is a choice of rows again
+    fireEvent.click(screen.getByRole('checkbox', { name: /^Sponsor 03/ }));
+    expect(within(bar).getByRole('status').textContent).toBe('24 selected');
+    fireEvent.click(screen.getByRole('checkbox', { name: /^Sponsor 03/ }));
+    fireEvent.click(within(bar).getByRole('button', { name: 'Select all 30 matching' }));
+
+    fireEvent.click(within(bar).getByTestId('bulk-update'));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Change 30 records')).toBeTruthy();
+    expect(within(dialog).getByText(/This is all 30 records the current search and filters match/)).toBeTruthy();
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: /Tier/ }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Gold' }));
+    expect(fetched.filter((c) => c.path.endsWith('/sponsors/bulk'))).toHaveLength(0);
+    fireEvent.click(within(dialog).getByTestId('bulk-update-save'));
+    await waitFor(() => expect(fetched.find((c) => c.path.endsWith('/sponsors/bulk'))?.body).toEqual({ action: 'update', filter: {}, changes: { sp_tier: 'gold' } }));
+    expect(await screen.findByText('30 records changed.')).toBeTruthy();
+    // done: the selection is cleared, select mode stays for the next choice
+    await waitFor(() => expect(within(bar).getByRole('status').textContent).toBe('0 selected'));
+  }, 90_000);
+
+  it('a member without the update and delete bits gets no "Select" on a phone', async () => {
+    asPhone();
+    serveFetch();
+    mount(sessionAs('member', 'member', { member: { account_sponsors: 1 } }), { sponsors: SPONSORS, views: [] });
+    await screen.findByText('Sponsor 01', {}, { timeout: 15_000 });
+    expect(screen.queryByTestId('select-mode')).toBeNull();
+  });
+});

@@ -598,6 +598,43 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
     });
   });
 
+  describe('GET …/leads/owners: the people behind owner ids', () => {
+    it("names the owners of the account's leads, a root user who is no member too; nobody else; bad ids 400; rights", async () => {
+      const byRoot = await create(root, { ld_answers: answersFor() });
+      expect(byRoot.status, byRoot.text).toBe(201);
+      expect((await stored(byRoot.body.id)).ld_ownerid).toBe(root.userId);
+      expect((await create(memberOfA, { ld_answers: answersFor() })).status).toBe(201);
+      const nobody = await t.signedIn('member'); // owns no lead of A
+      const owners = (client: Signed, ids: string[], account = a) => client.get(`${path(account)}/owners?ids=${ids.join(',')}`);
+
+      const res = await owners(memberOfA, [root.userId, memberOfA.userId, nobody.userId]);
+      expect(res.status, res.text).toBe(200);
+      const users = await t.db('users').whereIn('u_id', [root.userId, memberOfA.userId]).select('u_id', 'u_email');
+      const emailOf = (id: string) => users.find((u) => u.u_id === id)!.u_email;
+      expect(res.body.map((p: Row) => [p.id, p.u_email]).sort()).toEqual(
+        [
+          [root.userId, emailOf(root.userId)],
+          [memberOfA.userId, emailOf(memberOfA.userId)],
+        ].sort(),
+      );
+      expect(Object.keys(res.body[0]).sort()).toEqual(['id', 'u_email', 'u_first_name', 'u_last_name']);
+      // from another account, A's owners are nobody's business
+      expect((await owners(memberOfB, [root.userId, memberOfA.userId], b)).body).toEqual([]);
+      // bad input: 400 with the field, never a 500
+      for (const bad of ['', 'not-a-uuid', Array.from({ length: 101 }, () => crypto.randomUUID()).join(',')]) {
+        const refused = await memberOfA.get(`${path()}/owners?ids=${bad}`);
+        expect(refused.status, bad).toBe(400);
+        expect(refused.body).toMatchObject({ code: 'invalid_query', fields: { ids: 'error_invalid_value' } });
+      }
+      expect((await memberOfA.get(`${path()}/owners`)).status).toBe(400);
+      // rights: the read bit of account_leads, a session
+      await withGrant(t, 'member', 'account_leads', 0, async () => {
+        expect((await owners(memberOfA, [root.userId])).status).toBe(403);
+      });
+      expect((await t.client().get(`${path()}/owners?ids=${root.userId}`)).status).toBe(401);
+    });
+  });
+
   describe('bulk actions on a whole filter (the generic POST …/leads/bulk)', () => {
     let fx: LeadEvent;
     const bulk = (body: Row, client: Signed = memberOfA, account = a) => client.post(`${path(account)}/bulk`, body);

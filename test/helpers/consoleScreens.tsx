@@ -34,17 +34,22 @@ export function sessionAs(userRole: 'root' | 'member', accountRole: Session['acc
 
 export function memoryData(tables: Record<string, Row[]>) {
   const calls: { method: string; resource: string; params: unknown }[] = [];
+  /** The reads asked for, as `method resource` (a screen the caller may not open asks for none). */
+  const reads: string[] = [];
   const provider: DataProvider = {
     async getList(resource, params) {
+      reads.push(`getList ${resource}`);
       const rows = (tables[resource] ?? []).filter((r) => Object.entries(params.filter ?? {}).every(([k, v]) => k === 'q' || (Array.isArray(v) ? v.includes(r[k]) : r[k] === v)));
       // A page of them, like the API (the total is every match).
       const { page = 1, perPage = rows.length } = params.pagination ?? {};
       return { data: rows.slice((page - 1) * perPage, page * perPage) as never[], total: rows.length };
     },
     async getOne(resource, params) {
+      reads.push(`getOne ${resource}`);
       return { data: { ...(tables[resource] ?? []).find((r) => r.id === params.id)! } as never };
     },
     async getMany(resource, params) {
+      reads.push(`getMany ${resource}`);
       return { data: (tables[resource] ?? []).filter((r) => params.ids.includes(r.id)) as never[] };
     },
     async getManyReference() {
@@ -69,7 +74,7 @@ export function memoryData(tables: Record<string, Row[]>) {
       return { data: [] };
     },
   };
-  return { provider, calls };
+  return { provider, calls, reads };
 }
 
 function ConsoleTestRoutes() {

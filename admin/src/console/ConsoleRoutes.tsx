@@ -8,7 +8,7 @@ import { canInAccount, roleInAccount } from '../permissions';
 import { useSession } from '../layout/useSession';
 import { DelayedProgress } from '../layout/DelayedProgress';
 import { AccessDeniedPage, NotFoundPage } from '../layout/Pages';
-import { ResourceRoutes } from '../generated/ResourceRoutes';
+import { AccessGate, ResourceRoutes } from '../generated/ResourceRoutes';
 import { canEnterConsole, consoleAuthProvider, consolePath, enterAccount } from './access';
 import { ConsoleContext, useConsoleAccount } from './ConsoleContext';
 import { NoConsoleAccess } from './NoConsoleAccess';
@@ -58,7 +58,14 @@ function AccountConsole({ accountId, role }: { accountId: string; role: string }
           <AuthContext.Provider value={auth}>
             <Routes>
               <Route index element={screen(ConsoleHome)} />
-              <Route path="settings" element={screen(ConsoleSettings)} />
+              <Route
+                path="settings"
+                element={
+                  <AccessGate resource="settings" action="edit">
+                    {screen(ConsoleSettings)}
+                  </AccessGate>
+                }
+              />
               <Route path="transcription" element={screen(TranscriptionQueue)} />
               <Route path="statistics" element={<PageGate group="account_statistics">{screen(StatisticsPage)}</PageGate>} />
               <Route

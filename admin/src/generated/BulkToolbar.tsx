@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useState } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -49,11 +49,16 @@ export function refusalReasons(err: unknown, translate: (key: string, options?: 
 interface BulkState {
   allMatching: boolean;
   setAllMatching(v: boolean): void;
+  /** Shows a refusal's reasons (the dialog of BulkScope). */
+  onRefused(reasons: string[]): void;
 }
-const BulkContext = createContext<BulkState>({ allMatching: false, setAllMatching: () => undefined });
+const BulkContext = createContext<BulkState>({ allMatching: false, setAllMatching: () => undefined, onRefused: () => undefined });
+
+/** "All matching" on or off, for a bar of bulk actions (the desktop's over the table, the phone's at the foot). */
+export const useBulkState = () => useContext(BulkContext);
 
 /** True when every row of the page shown is ticked. */
-function useWholePage(): boolean {
+export function useWholePage(): boolean {
   const { data, selectedIds = [] } = useListContext();
   return !!data?.length && data.every((r) => selectedIds.includes(r.id));
 }
@@ -80,7 +85,7 @@ function SelectAllMatching() {
 }
 
 /** The target and its size: the filter when all matching are selected, else the ticked ids. */
-function useBulkTarget(): { target: BulkTarget; count: number; allMatching: boolean } {
+export function useBulkTarget(): { target: BulkTarget; count: number; allMatching: boolean } {
   const { selectedIds = [], filterValues, total } = useListContext();
   const { allMatching } = useContext(BulkContext);
   return allMatching
@@ -89,12 +94,12 @@ function useBulkTarget(): { target: BulkTarget; count: number; allMatching: bool
 }
 
 /** Runs a bulk call: a toast with the count, the selection cleared and the list reloaded; a refusal's reasons shown. */
-function useBulkRun(decl: ResourceDeclaration, accountId: string, onRefused: (reasons: string[]) => void) {
+function useBulkRun(decl: ResourceDeclaration, accountId: string) {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
   const { onUnselectItems } = useListContext();
-  const { setAllMatching } = useContext(BulkContext);
+  const { setAllMatching, onRefused } = useContext(BulkContext);
   return async (body: Record<string, unknown>, done: string): Promise<boolean> => {
     try {
       const res = await api<{ count: number }>(accountPath(accountId, decl.name, 'bulk'), { method: 'POST', body });
@@ -112,15 +117,15 @@ function useBulkRun(decl: ResourceDeclaration, accountId: string, onRefused: (re
   };
 }
 
-function BulkDelete({ decl, accountId, onRefused }: { decl: ResourceDeclaration; accountId: string; onRefused(reasons: string[]): void }) {
+function BulkDelete({ decl, accountId }: { decl: ResourceDeclaration; accountId: string }) {
   const translate = useTranslate();
   const { target, count, allMatching } = useBulkTarget();
-  const run = useBulkRun(decl, accountId, onRefused);
+  const run = useBulkRun(decl, accountId);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   return (
     <>
-      <Button size="small" color="error" startIcon={<DeleteIcon />} onClick={() => setOpen(true)} data-testid="bulk-delete">
+      <Button size="small" color="error" startIcon={<DeleteIcon />} onClick={() => setOpen(true)} disabled={!count} data-testid="bulk-delete">
         {translate('ra.action.delete')}
       </Button>
       <Confirm
@@ -142,16 +147,16 @@ function BulkDelete({ decl, accountId, onRefused }: { decl: ResourceDeclaration;
   );
 }
 
-function BulkUpdate({ decl, accountId, onRefused }: { decl: ResourceDeclaration; accountId: string; onRefused(reasons: string[]): void }) {
+function BulkUpdate({ decl, accountId }: { decl: ResourceDeclaration; accountId: string }) {
   const translate = useTranslate();
   const { target, count, allMatching } = useBulkTarget();
-  const run = useBulkRun(decl, accountId, onRefused);
+  const run = useBulkRun(decl, accountId);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const fields = bulkFieldsOf(decl);
   return (
     <>
-      <Button size="small" startIcon={<EditNoteIcon />} onClick={() => setOpen(true)} data-testid="bulk-update">
+      <Button size="small" startIcon={<EditNoteIcon />} onClick={() => setOpen(true)} disabled={!count} data-testid="bulk-update">
         {translate('ls.list_tools.bulk_update')}
       </Button>
       {open && (
@@ -193,32 +198,40 @@ function BulkUpdate({ decl, accountId, onRefused }: { decl: ResourceDeclaration;
   );
 }
 
+interface BulkProps {
+  decl: ResourceDeclaration;
+  accountId: string;
+  canUpdate: boolean;
+  canDelete: boolean;
+}
+
+/** The bulk actions the caller may use: update of the declaration's `bulk` fields (update bit), delete (delete bit). */
+export function BulkButtons({ decl, accountId, canUpdate, canDelete }: BulkProps) {
+  return (
+    <>
+      {canUpdate && bulkFieldsOf(decl).length > 0 && <BulkUpdate decl={decl} accountId={accountId} />}
+      {canDelete && <BulkDelete decl={decl} accountId={accountId} />}
+    </>
+  );
+}
+
 /**
- * The bar over a list with rows ticked (platform-and-flows.md 1, "bulk"): how many, "select all N matching" once the
- * whole page is ticked, bulk update of the declaration's `bulk` fields (update bit) and bulk delete (delete bit),
- * each through POST …/{resource}/bulk in one transaction. A refusal changes nothing; its reasons are shown.
+ * What a bar of bulk actions stands in: "all matching" (ended when a row is unticked, or a new page, search or
+ * filter comes) and the dialog with a refusal's reasons.
  */
-export function BulkToolbar({ decl, accountId, canUpdate, canDelete }: { decl: ResourceDeclaration; accountId: string; canUpdate: boolean; canDelete: boolean }) {
+export function BulkScope({ children }: { children: ReactNode }) {
   const translate = useTranslate();
   const { selectedIds = [] } = useListContext();
   const wholePage = useWholePage();
   const [allMatching, setAllMatching] = useState(false);
   const [refused, setRefused] = useState<string[] | null>(null);
-  // Unticking a row (or a new page, search or filter) ends "all matching".
   useEffect(() => {
     if (!wholePage) setAllMatching(false);
   }, [wholePage, selectedIds.length]);
+  const state = useMemo(() => ({ allMatching, setAllMatching, onRefused: setRefused }), [allMatching]);
   return (
-    <BulkContext.Provider value={{ allMatching, setAllMatching }}>
-      {/* In the flow above the rows, not slid up over the list's actions: the list's content scrolls sideways
-          (overflow-x auto), which would clip a bar moved out of it, and a click would reach the buttons under it.
-          The doubled class outweighs react-admin's ".root .toolbar" rule. */}
-      <Box sx={{ '& .RaBulkActionsToolbar-toolbar.RaBulkActionsToolbar-toolbar': { position: 'relative', transform: 'none' } }}>
-        <BulkActionsToolbar selectAllButton={<SelectAllMatching />}>
-          {canUpdate && bulkFieldsOf(decl).length > 0 && <BulkUpdate decl={decl} accountId={accountId} onRefused={setRefused} />}
-          {canDelete && <BulkDelete decl={decl} accountId={accountId} onRefused={setRefused} />}
-        </BulkActionsToolbar>
-      </Box>
+    <BulkContext.Provider value={state}>
+      {children}
       <Dialog open={!!refused} onClose={() => setRefused(null)} aria-labelledby="bulk-refused-title">
         <DialogTitle id="bulk-refused-title">{translate('ls.list_tools.bulk_refused_title')}</DialogTitle>
         <DialogContent>
@@ -236,5 +249,25 @@ export function BulkToolbar({ decl, accountId, canUpdate, canDelete }: { decl: R
         </DialogActions>
       </Dialog>
     </BulkContext.Provider>
+  );
+}
+
+/**
+ * The bar over a list with rows ticked (platform-and-flows.md 1, "bulk"): how many, "select all N matching" once the
+ * whole page is ticked, bulk update of the declaration's `bulk` fields (update bit) and bulk delete (delete bit),
+ * each through POST …/{resource}/bulk in one transaction. A refusal changes nothing; its reasons are shown.
+ */
+export function BulkToolbar(props: BulkProps) {
+  return (
+    <BulkScope>
+      {/* In the flow above the rows, not slid up over the list's actions: the list's content scrolls sideways
+          (overflow-x auto), which would clip a bar moved out of it, and a click would reach the buttons under it.
+          The doubled class outweighs react-admin's ".root .toolbar" rule. */}
+      <Box sx={{ '& .RaBulkActionsToolbar-toolbar.RaBulkActionsToolbar-toolbar': { position: 'relative', transform: 'none' } }}>
+        <BulkActionsToolbar selectAllButton={<SelectAllMatching />}>
+          <BulkButtons {...props} />
+        </BulkActionsToolbar>
+      </Box>
+    </BulkScope>
   );
 }

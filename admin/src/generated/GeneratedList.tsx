@@ -1,4 +1,4 @@
-import { useMemo, type ComponentType, type ReactElement, type ReactNode } from 'react';
+import { useMemo, useState, type ComponentType, type ReactElement, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import { useMediaQuery, type Theme } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
@@ -26,6 +26,7 @@ import type { CellProps } from './cells';
 import { titleField, titleOf } from './rules';
 import { useResourceAccess } from './access';
 import { BulkToolbar, bulkFieldsOf } from './BulkToolbar';
+import { PhoneSelectMode, SelectModeButton } from './PhoneBulk';
 import { columnsStoreKey } from './columns';
 import { ExportButton, ListCurlButton, TrashButton, useCanCopyCurl, useConsoleAccountId } from './listTools';
 import { ViewsMenu } from '../views/ViewsMenu';
@@ -102,7 +103,8 @@ export interface GeneratedListProps {
 /**
  * The list screen of a declaration: its `list` fields as columns (sortable where `sort`), the prefix search and its
  * filters, 25 rows a page and no pager for one page, rows that open the record only with the update or delete bit, and
- * the create button only with the create bit. Below 768 px the rows become a simple list.
+ * the create button only with the create bit. Below 600 px the rows become a simple list; there "Select" turns them
+ * into checkboxes with the bulk actions in a bar at the foot of the screen (the table's checkbox column is not there).
  */
 export function GeneratedList({
   decl,
@@ -138,6 +140,27 @@ export function GeneratedList({
   const accountId = useConsoleAccountId();
   const canCurl = useCanCopyCurl();
   const hasBulk = bulk && !!accountId && (canDelete || (canUpdate && bulkFieldsOf(decl).length > 0));
+  const [selecting, setSelecting] = useState(false);
+  const phoneSelect = small && hasBulk && selecting;
+  const primary = (r: RaRecord) => {
+    if (PrimaryText) return <PrimaryText record={r} />;
+    // A record in words when the declaration says how (a member: names and e-mail).
+    if (decl.represent) return titleOf(decl, r);
+    const meta = decl.fields?.[title];
+    if (!meta) return String(r[title] ?? r.id);
+    const Cell = cellOf(title, meta);
+    return <Cell record={r} source={title} meta={meta} decl={decl} compact />;
+  };
+  const secondaryText = (r: RaRecord) =>
+    secondary.map(([source, meta], i) => {
+      const Cell = cellOf(source, meta);
+      return (
+        <span key={source}>
+          {i > 0 && ' · '}
+          <Cell record={r} source={source} meta={meta} decl={decl} compact />
+        </span>
+      );
+    });
   return (
     <List
       resource={decl.name}
@@ -150,6 +173,7 @@ export function GeneratedList({
           {accountId && <ViewsMenu decl={decl} />}
           {!small && <ColumnsButton storeKey={columnsStoreKey(decl.name)} data-testid="columns-button" />}
           {hasFilters && <FilterButton />}
+          {small && hasBulk && <SelectModeButton selecting={selecting} onChange={setSelecting} />}
           {toolbarExtra}
           {accountId && exportButton && <ExportButton decl={decl} accountId={accountId} />}
           {accountId && canCurl && <ListCurlButton decl={decl} accountId={accountId} />}
@@ -162,30 +186,32 @@ export function GeneratedList({
       exporter={false}
       storeKey={false}
       // A table with more columns than fit (a tablet with the menu open) scrolls inside its card, not the whole page.
-      sx={{ containerType: 'inline-size', '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
+      // In select mode on a phone, room below the last row for the bar fixed at the foot of the screen.
+      // On a phone react-admin paints the toolbar (search, filter and create) as a card of its own: a bare row instead.
+      sx={{
+        containerType: 'inline-size',
+        '& .RaList-main': { minWidth: 0 },
+        '& .RaList-content': { overflowX: 'auto' },
+        '& .RaListToolbar-root, & .RaTopToolbar-root': { backgroundColor: 'transparent' },
+        pb: phoneSelect ? 16 : undefined,
+      }}
     >
-      {small ? (
+      {phoneSelect && accountId ? (
+        <PhoneSelectMode
+          decl={decl}
+          accountId={accountId}
+          canUpdate={canUpdate}
+          canDelete={canDelete}
+          onDone={() => setSelecting(false)}
+          primary={primary}
+          secondary={secondaryText}
+        />
+      ) : small ? (
         <SimpleList
-          primaryText={(r) => {
-            if (PrimaryText) return <PrimaryText record={r} />;
-            // A record in words when the declaration says how (a member: names and e-mail).
-            if (decl.represent) return titleOf(decl, r);
-            const meta = decl.fields?.[title];
-            if (!meta) return String(r[title] ?? r.id);
-            const Cell = cellOf(title, meta);
-            return <Cell record={r} source={title} meta={meta} decl={decl} compact />;
-          }}
+          primaryText={primary}
           secondaryText={(r) => (
             <>
-              {secondary.map(([source, meta], i) => {
-                const Cell = cellOf(source, meta);
-                return (
-                  <span key={source}>
-                    {i > 0 && ' · '}
-                    <Cell record={r} source={source} meta={meta} decl={decl} compact />
-                  </span>
-                );
-              })}
+              {secondaryText(r)}
               {RowActions && (
                 <Box component="span" sx={{ display: 'block', mt: 0.5 }}>
                   <RowActions record={r} />

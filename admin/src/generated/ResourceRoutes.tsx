@@ -1,8 +1,8 @@
-import { lazy, Suspense, type ComponentType } from 'react';
-import { ResourceContextProvider, useParams, useRouterProvider } from 'react-admin';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { ResourceContextProvider, useCanAccess, useParams, useRouterProvider } from 'react-admin';
 import type { ResourceDeclaration } from '../../../resources/types';
 import { DelayedProgress } from '../layout/DelayedProgress';
-import { NotFoundPage } from '../layout/Pages';
+import { AccessDeniedPage, NotFoundPage } from '../layout/Pages';
 
 /* Each generated screen is its own chunk. */
 const GeneratedList = lazy(() => import('./GeneratedList'));
@@ -17,18 +17,31 @@ export interface ResourceScreens {
   edit?: ComponentType<{ decl: ResourceDeclaration }>;
 }
 
-function screen(Component: ComponentType<{ decl: ResourceDeclaration }>, decl: ResourceDeclaration) {
+/**
+ * A screen only for a caller with access (react-admin's action on the resource), else "access denied" in its place.
+ * react-admin's own check redirects, but its list and edit controllers send their request as soon as the answer is
+ * known, even a refusal: the 403 would show a red toast over the "access denied" page.
+ */
+export function AccessGate({ resource, action, children }: { resource: string; action: string; children: ReactNode }) {
+  const { canAccess, isPending } = useCanAccess({ resource, action });
+  if (isPending) return <DelayedProgress />;
+  return canAccess ? children : <AccessDeniedPage />;
+}
+
+function screen(Component: ComponentType<{ decl: ResourceDeclaration }>, decl: ResourceDeclaration, action: string) {
   return (
-    <Suspense fallback={<DelayedProgress />}>
-      <Component decl={decl} />
-    </Suspense>
+    <AccessGate resource={decl.name} action={action}>
+      <Suspense fallback={<DelayedProgress />}>
+        <Component decl={decl} />
+      </Suspense>
+    </AccessGate>
   );
 }
 
 /**
  * The routes of one resource below the current path, `:resource/*`: the list (''), `new`, `trash` and `:id`, generated from
- * its declaration unless `screens` names a hand-written one. An unknown name, or a singleton (it has its own route),
- * is not found.
+ * its declaration unless `screens` names a hand-written one, each behind the caller's access to it. An unknown name, or
+ * a singleton (it has its own route), is not found.
  */
 export function ResourceRoutes({ declarations, screens = {} }: { declarations: readonly ResourceDeclaration[]; screens?: Record<string, ResourceScreens> }) {
   const { Routes, Route } = useRouterProvider();
@@ -39,11 +52,11 @@ export function ResourceRoutes({ declarations, screens = {} }: { declarations: r
   return (
     <ResourceContextProvider value={decl.name} key={decl.name}>
       <Routes>
-        <Route index element={screen(own.list ?? GeneratedList, decl)} />
-        <Route path="new" element={screen(own.create ?? GeneratedCreate, decl)} />
+        <Route index element={screen(own.list ?? GeneratedList, decl, 'list')} />
+        <Route path="new" element={screen(own.create ?? GeneratedCreate, decl, 'create')} />
         {/* The list's trash (a trash resource's only; platform-and-flows.md 1). */}
-        <Route path="trash" element={decl.trash ? screen(TrashList, decl) : <NotFoundPage />} />
-        <Route path=":id" element={screen(own.edit ?? GeneratedEdit, decl)} />
+        <Route path="trash" element={decl.trash ? screen(TrashList, decl, 'list') : <NotFoundPage />} />
+        <Route path=":id" element={screen(own.edit ?? GeneratedEdit, decl, 'edit')} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </ResourceContextProvider>

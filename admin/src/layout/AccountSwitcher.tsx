@@ -41,9 +41,17 @@ export function AccountSwitcher() {
         aria-expanded={anchor ? 'true' : undefined}
         aria-label={`${translate('ls.switcher.label')}: ${label}`}
         data-testid="account-switcher"
-        sx={{ whiteSpace: 'nowrap', minWidth: 0, '& .label': { display: { xs: 'none', sm: 'inline' }, maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis' } }}
+        // On a phone too the account's name shows (ellipsised), not only the switcher's icon.
+        sx={{
+          whiteSpace: 'nowrap',
+          minWidth: 0,
+          flexShrink: 1,
+          '& .label': { display: 'inline-block', maxWidth: { xs: 110, sm: 220 }, overflow: 'hidden', textOverflow: 'ellipsis' },
+        }}
       >
-        <span className="label">{label}</span>
+        <span className="label" data-testid="account-switcher-label">
+          {label}
+        </span>
       </Button>
       <Menu id="account-switcher" anchorEl={anchor} open={!!anchor} onClose={close} slotProps={{ paper: { sx: { minWidth: 260, maxWidth: 360 } } }}>
         {session.user.u_role === 'root' && (

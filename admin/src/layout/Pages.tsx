@@ -6,8 +6,7 @@ import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import LockIcon from '@mui/icons-material/LockOutlined';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
-import { Title, useTranslate } from 'react-admin';
-import { Link } from 'react-router';
+import { LinkBase, Title, useTranslate } from 'react-admin';
 
 function Message({ testId, icon, title, text, action }: { testId: string; icon: ReactNode; title: string; text: string; action?: ReactNode }) {
   const translate = useTranslate();
@@ -37,7 +36,7 @@ export function AccessDeniedPage() {
       title="ls.access_denied.title"
       text="ls.access_denied.text"
       action={
-        <Button component={Link} to="/" variant="contained">
+        <Button component={LinkBase} to="/" variant="contained">
           {translate('ls.common.back_to_start')}
         </Button>
       }
@@ -54,7 +53,7 @@ export function NotFoundPage() {
       title="ls.error_page.not_found_title"
       text="ls.error_page.not_found"
       action={
-        <Button component={Link} to="/" variant="contained">
+        <Button component={LinkBase} to="/" variant="contained">
           {translate('ls.common.back_to_start')}
         </Button>
       }

@@ -1,27 +1,56 @@
 import Box from '@mui/material/Box';
+import { useQuery } from '@tanstack/react-query';
 import { useGetList, useLocaleState, useRecordContext, useTranslate, type RaRecord } from 'react-admin';
 import { leads } from '../../../resources/leads';
-import { DateTimeCell, ReferenceCell, type CellProps } from '../generated/cells';
+import { DateTimeCell, type CellProps } from '../generated/cells';
 import { useDeclaration } from '../generated/declarations';
+import { useConsoleAccount } from '../console/ConsoleContext';
+import { accountPath } from '../providers/accountPath';
+import { api } from '../providers/http';
+
+type Person = { u_email?: unknown; u_first_name?: unknown; u_last_name?: unknown };
+
+/** A person by name, the e-mail in its tooltip (by e-mail when nameless). */
+function PersonName({ person }: { person: Person }) {
+  const name = [person.u_first_name, person.u_last_name].filter((v) => typeof v === 'string' && v.trim()).join(' ');
+  const email = String(person.u_email ?? '');
+  return (
+    <Box component="span" title={email}>
+      {name || email}
+    </Box>
+  );
+}
+
+/**
+ * An owner who is not a member (a root user, a member who left): GET …/leads/owners names them, one request per
+ * person for the whole page (cached by id); a dash while it answers, never the raw id.
+ */
+function OwnerOutsideMembers({ userId }: { userId: string }) {
+  const { accountId } = useConsoleAccount();
+  const { data } = useQuery({
+    queryKey: ['lead-owner', accountId, userId],
+    queryFn: ({ signal }) => api<Person[]>(`${accountPath(accountId, 'leads', 'owners')}?ids=${encodeURIComponent(userId)}`, { signal }),
+    staleTime: 60_000,
+  });
+  const person = data?.[0];
+  return person ? <PersonName person={person} /> : <Box component="span">—</Box>;
+}
 
 /**
  * The leads table has nine columns; these two keep it within a 1280 px screen with the menu open, so the capture time
  * (the default sort) is not pushed out of sight.
  */
 
-/** The owner by name only (the e-mail in its tooltip); the generated "name · e-mail" where the member is not at hand. */
-export function OwnerCell(props: CellProps) {
+/** The owner by name only (the e-mail in its tooltip), whether a member of the account or not (a root user). */
+export function OwnerCell({ record, source }: CellProps) {
   const members = useDeclaration('members');
   // The same query as the generated reference cell: one request for the whole page.
   const { data } = useGetList('members', { pagination: { page: 1, perPage: 100 }, sort: members?.defaultSort ?? { field: 'id', order: 'ASC' }, filter: {} });
-  const row = data?.find((r) => r.au_userid === props.record[props.source]);
-  if (!row) return <ReferenceCell {...props} />;
-  const name = [row.u_first_name, row.u_last_name].filter((v) => typeof v === 'string' && v.trim()).join(' ');
-  return (
-    <Box component="span" title={String(row.u_email ?? '')}>
-      {name || String(row.u_email ?? '')}
-    </Box>
-  );
+  const owner = record[source];
+  if (typeof owner !== 'string' || !owner) return <Box component="span">—</Box>;
+  const row = data?.find((r) => r.au_userid === owner);
+  if (row) return <PersonName person={row} />;
+  return data ? <OwnerOutsideMembers userId={owner} /> : null;
 }
 
 /** The capture time on one line. */

@@ -12,15 +12,56 @@ import { BrandMark } from '../layout/BrandMark';
 import { PublicI18nProvider, usePublicI18n } from './i18n';
 import { PlainButton } from './ui';
 
-function Toolbar({ theme, onTheme }: { theme: ThemeName; onTheme: (t: ThemeName) => void }) {
+const LOCALES = ['en', 'nl'] as const;
+
+/**
+ * The language button, as in the console: it names the language the page is in ("Language: English") and opens the
+ * choice of languages, each named in its own language (a disclosure: no menu library on these pages).
+ */
+function LanguageChoice() {
   const { t, locale, setLocale } = usePublicI18n();
-  const other = locale === 'nl' ? 'en' : 'nl';
+  const [open, setOpen] = useState(false);
+  return (
+    <Box sx={{ position: 'relative' }} onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+      <PlainButton
+        variant="text"
+        size="small"
+        onClick={() => setOpen(!open)}
+        aria-expanded={open}
+        aria-controls="ls-language-choice"
+        aria-label={`${t('ls.common.language')}: ${t(`ls.locale.${locale}`)}`}
+        data-testid="language-button"
+      >
+        {t(`ls.locale.${locale}`)}
+      </PlainButton>
+      {open && (
+        <Box id="ls-language-choice" role="group" aria-label={t('ls.common.language')} sx={{ display: 'inline-flex', gap: 0.5 }}>
+          {LOCALES.filter((l) => l !== locale).map((l) => (
+            <PlainButton
+              key={l}
+              variant="text"
+              size="small"
+              lang={l}
+              onClick={() => {
+                setOpen(false);
+                setLocale(l);
+              }}
+            >
+              {t(`ls.locale.${l}`)}
+            </PlainButton>
+          ))}
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+function Toolbar({ theme, onTheme }: { theme: ThemeName; onTheme: (t: ThemeName) => void }) {
+  const { t } = usePublicI18n();
   const themeLabel = theme === 'dark' ? t('ls.common.theme_light') : t('ls.common.theme_dark');
   return (
     <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', justifyContent: 'center', mt: 2, color: 'text.secondary' }}>
-      <PlainButton variant="text" size="small" onClick={() => setLocale(other)} lang={other} aria-label={`${t('ls.common.language')}: ${t(`ls.locale.${other}`)}`}>
-        {t(`ls.locale.${other}`)}
-      </PlainButton>
+      <LanguageChoice />
       <PlainButton variant="text" size="small" onClick={() => onTheme(theme === 'dark' ? 'light' : 'dark')} title={themeLabel}>
         <span aria-hidden style={{ fontSize: 16, lineHeight: 1 }}>
           {theme === 'dark' ? '☀' : '☾'}

@@ -56,7 +56,8 @@ export function ResourceRoutes({ declarations, screens = {} }: { declarations: r
         <Route path="new" element={screen(own.create ?? GeneratedCreate, decl, 'create')} />
         {/* The list's trash (a trash resource's only; platform-and-flows.md 1). */}
         <Route path="trash" element={decl.trash ? screen(TrashList, decl, 'list') : <NotFoundPage />} />
-        <Route path=":id" element={screen(own.edit ?? GeneratedEdit, decl, 'edit')} />
+        {/* A record opens for whoever may read it: the edit screen is read-only without the update bit. */}
+        <Route path=":id" element={screen(own.edit ?? GeneratedEdit, decl, 'show')} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </ResourceContextProvider>

@@ -31,7 +31,7 @@ interface Range {
 
 /**
  * The account's leads captured in a range of UTC days (a half-open interval of instants), from the one account scope:
- * served by the index leads_account_captured (ld_accountid, ld_captured_at).
+ * served by the index leads_account_captured (ld_accountid, ld_captured_at, including ld_eventid and ld_deleted_at).
  */
 function capturedIn(db: Db, r: Range): Knex.QueryBuilder {
   return scoped(db, leads, r.accountId)

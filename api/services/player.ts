@@ -433,23 +433,20 @@ export async function recordPlayEvents(db: Knex, m: Pick<Manifest, 'accountId' |
   return inserted.length;
 }
 
+/** A screen dimension in pixels, as a player reports it. */
+const screenPixels = z
+  .number({ error: 'error_number_invalid' })
+  .int({ error: 'error_number_invalid' })
+  .min(0, { error: 'error_number_too_small' })
+  .max(100_000, { error: 'error_number_too_large' })
+  .nullable()
+  .optional();
+
 /** What a player reports about itself every 60 s (POST /play/{code}/status, platform-and-flows.md 7). */
 export const playStatusSchema = z.object({
   version: z.string({ error: 'error_invalid_value' }).trim().max(100, { error: 'error_too_long' }).nullable().optional(),
-  width: z
-    .number({ error: 'error_number_invalid' })
-    .int({ error: 'error_number_invalid' })
-    .min(0, { error: 'error_number_too_small' })
-    .max(100_000, { error: 'error_number_too_large' })
-    .nullable()
-    .optional(),
-  height: z
-    .number({ error: 'error_number_invalid' })
-    .int({ error: 'error_number_invalid' })
-    .min(0, { error: 'error_number_too_small' })
-    .max(100_000, { error: 'error_number_too_large' })
-    .nullable()
-    .optional(),
+  width: screenPixels,
+  height: screenPixels,
   online_since: z
     .string({ error: 'error_date_invalid' })
     .refine((v) => !Number.isNaN(Date.parse(v)), { error: 'error_date_invalid' })

@@ -61,7 +61,7 @@ function AccountConsole({ accountId, role }: { accountId: string; role: string }
               <Route
                 path="settings"
                 element={
-                  <AccessGate resource="settings" action="edit">
+                  <AccessGate resource="settings" action="show">
                     {screen(ConsoleSettings)}
                   </AccessGate>
                 }

@@ -4,7 +4,7 @@ import { ctx } from '../context.js';
 import { ApiError } from '../errors.js';
 import { requirePermission, requireUser, resolveAccount } from '../middleware/auth.js';
 import { CSV_BOM, csvLine } from '../services/csv.js';
-import { scoped, accountOf } from '../models/scope.js';
+import { scoped, accountOf, trashParentsOf } from '../models/scope.js';
 import { leads, LEAD_SOURCES, TRANSCRIPTION_STATUSES } from '../../resources/leads.js';
 import { meetings, MEETING_STATUSES } from '../../resources/meetings.js';
 import {
@@ -29,69 +29,79 @@ interface Range {
   to: string;
 }
 
+/** A dimension of lead_counts: each lead is counted once in each (migration 20261128001800). */
+type CountDimension = 'owner' | 'source' | 'status' | 'valid';
+
 /**
- * The account's leads captured in a range of UTC days (a half-open interval of instants), from the one account scope:
- * served by the index leads_account_captured (ld_accountid, ld_captured_at, including ld_eventid and ld_deleted_at).
+ * The account's lead counts of one dimension over a range of UTC days, of the events the leads' trash check lets
+ * through (a lead is hidden with its event in the trash; leads in the trash themselves are not counted at all). The
+ * counts are kept by triggers on `leads` as leads are written (lead_counts, migration 20261128001800), so a year of a
+ * million leads is a few rows per event and day, read by the key (account, dimension, day, …), never the leads.
  */
-function capturedIn(db: Db, r: Range): Knex.QueryBuilder {
-  return scoped(db, leads, r.accountId)
-    .where('leads.ld_captured_at', '>=', db.raw(`(?::date)::timestamp at time zone 'UTC'`, [r.from]))
-    .where('leads.ld_captured_at', '<', db.raw(`(?::date + 1)::timestamp at time zone 'UTC'`, [r.to]));
+function countsIn(db: Db, r: Range, dim: CountDimension): Knex.QueryBuilder {
+  const [trashParent, ...more] = trashParentsOf(leads);
+  // The counts know the event only: a second trash parent of leads would have to be kept in lead_counts too.
+  if (!trashParent || trashParent.field !== 'ld_eventid' || more.length) throw new Error('lead_counts knows the event as the only trash parent of a lead');
+  const parent = trashParent.parent;
+  return db('lead_counts')
+    .where('lead_counts.lc_accountid', r.accountId)
+    .where('lead_counts.lc_dim', dim)
+    .where('lead_counts.lc_day', '>=', r.from)
+    .where('lead_counts.lc_day', '<=', r.to)
+    .whereExists(scoped(db, parent, r.accountId).select(db.raw('1')).whereRaw('??.?? = lead_counts.lc_eventid', [parent.table, parent.primaryKey]));
 }
 
 /**
- * Leads per day (or per week, starting on Monday) in UTC, every day of the range answered, zeros included. The
- * buckets come from generate_series (clipped to the range: a week that starts before `from` counts from `from`), and
- * each bucket's count is its own range scan of the index leads_account_captured, which touches nothing but index
- * entries (an index-only scan once the table is vacuumed). That is more than twice as fast over a year of a million
- * leads as one scan that computes every lead's day and groups by it (bench/README.md: Statistics).
+ * Leads per day (or per week, starting on Monday) in UTC, every day of the range answered, zeros included: the sums
+ * of the validity's counts (each lead is in one of its two rows) per bucket (a week that starts before `from` counts
+ * from `from`), joined to the buckets generate_series gives.
  */
 async function leadsByDate(db: Db, r: Range, unit: 'day' | 'week'): Promise<StatRow[]> {
-  const step = `interval '1 ${unit}'`;
-  const buckets = db.raw(
-    `(select series.bucket,
-             greatest(series.bucket, ?::timestamp) at time zone 'UTC' as lo,
-             least(series.bucket + ${step}, ?::timestamp + interval '1 day') at time zone 'UTC' as hi
-        from generate_series(date_trunc('${unit}', ?::timestamp), ?::timestamp, ${step}) as series(bucket)) as buckets`,
-    [r.from, r.to, r.from, r.to],
-  );
-  const count = scoped(db, leads, r.accountId).count('*').where('leads.ld_captured_at', '>=', db.ref('buckets.lo')).where('leads.ld_captured_at', '<', db.ref('buckets.hi'));
-  const rows: { key: string; n: number }[] = await db
-    .select(db.raw(`to_char(buckets.bucket, 'YYYY-MM-DD') as key`), db.raw('(?)::integer as n', [count]))
-    .from(buckets)
-    .orderBy('buckets.bucket');
-  return rows.map((row) => ({ key: row.key, label: row.key, count: Number(row.n) }));
+  const counts = countsIn(db, r, 'valid')
+    .select(db.raw(`date_trunc('${unit}', lead_counts.lc_day::timestamp) as bucket`))
+    .sum({ n: 'lead_counts.lc_n' })
+    .groupBy('bucket');
+  const rows: { key: string; n: number | string | null }[] = await db
+    .select(db.raw(`to_char(series.bucket, 'YYYY-MM-DD') as key`), 'counts.n')
+    .from(db.raw(`generate_series(date_trunc('${unit}', ?::timestamp), ?::timestamp, interval '1 ${unit}') as series(bucket)`, [r.from, r.to]))
+    .leftJoin(counts.as('counts'), 'counts.bucket', 'series.bucket')
+    .orderBy('series.bucket');
+  return rows.map((row) => ({ key: row.key, label: row.key, count: Number(row.n ?? 0) }));
 }
 
-/** Counts per value of a column, every value of an enumeration answered in its declared order (zeros included). */
-async function leadsByValue(db: Db, r: Range, column: string, values: readonly string[]): Promise<StatRow[]> {
-  const rows: { key: unknown; n: number | string }[] = await capturedIn(db, r).select(`leads.${column} as key`).count({ n: '*' }).groupBy(`leads.${column}`);
-  const byKey = new Map(rows.map((row) => [String(row.key), Number(row.n)]));
+/** Counts per value of a dimension, every value of an enumeration answered in its declared order (zeros included). */
+async function leadsByValue(db: Db, r: Range, dim: CountDimension, values: readonly string[]): Promise<StatRow[]> {
+  const rows: { key: string; n: number | string }[] = await countsIn(db, r, dim).select('lead_counts.lc_value as key').sum({ n: 'lead_counts.lc_n' }).groupBy('lead_counts.lc_value');
+  const byKey = new Map(rows.map((row) => [row.key, Number(row.n)]));
   return values.map((v) => ({ key: v, label: v, count: byKey.get(v) ?? 0 }));
 }
 
 /** Leads per event of the account (those with leads in the range), the most first; label = the event's title. */
 async function leadsByEvent(db: Db, r: Range): Promise<StatRow[]> {
-  const counts = capturedIn(db, r).select('leads.ld_eventid').count({ n: '*' }).groupBy('leads.ld_eventid');
+  const counts = countsIn(db, r, 'valid').select('lead_counts.lc_eventid').sum({ n: 'lead_counts.lc_n' }).groupBy('lead_counts.lc_eventid').havingRaw('sum(lead_counts.lc_n) > 0');
   const rows: { key: string; label: string | null; n: number | string }[] = await db
     .from(counts.as('counts'))
-    .join('events', 'events.ev_id', 'counts.ld_eventid')
-    .select('counts.ld_eventid as key', 'events.ev_title as label', 'counts.n')
-    .orderBy([{ column: 'counts.n', order: 'desc' }, { column: 'events.ev_title' }, { column: 'counts.ld_eventid' }]);
+    .join('events', 'events.ev_id', 'counts.lc_eventid')
+    .select('counts.lc_eventid as key', 'events.ev_title as label', 'counts.n')
+    .orderBy([{ column: 'counts.n', order: 'desc' }, { column: 'events.ev_title' }, { column: 'counts.lc_eventid' }]);
   return rows.map((row) => ({ key: row.key, label: row.label, count: Number(row.n) }));
 }
 
 /**
  * Leads per owner (those with leads in the range), the most first; label = the owner's names, else the e-mail;
- * leads without an owner (the member left) are one row with key and label null.
+ * leads without an owner (the member left; counted under '') are one row with key and label null.
  */
 async function leadsByOwner(db: Db, r: Range): Promise<StatRow[]> {
-  const counts = capturedIn(db, r).select('leads.ld_ownerid').count({ n: '*' }).groupBy('leads.ld_ownerid');
+  const counts = countsIn(db, r, 'owner')
+    .select(db.raw(`nullif(lead_counts.lc_value, '')::uuid as owner`))
+    .sum({ n: 'lead_counts.lc_n' })
+    .groupBy('lead_counts.lc_value')
+    .havingRaw('sum(lead_counts.lc_n) > 0');
   const rows: { key: string | null; label: string | null; n: number | string }[] = await db
     .from(counts.as('counts'))
-    .leftJoin('users', 'users.u_id', 'counts.ld_ownerid')
-    .select('counts.ld_ownerid as key', db.raw(`coalesce(nullif(trim(concat_ws(' ', users.u_first_name, users.u_last_name)), ''), users.u_email) as label`), 'counts.n')
-    .orderBy([{ column: 'counts.n', order: 'desc' }, { column: 'label' }, { column: 'counts.ld_ownerid' }]);
+    .leftJoin('users', 'users.u_id', 'counts.owner')
+    .select('counts.owner as key', db.raw(`coalesce(nullif(trim(concat_ws(' ', users.u_first_name, users.u_last_name)), ''), users.u_email) as label`), 'counts.n')
+    .orderBy([{ column: 'counts.n', order: 'desc' }, { column: 'label' }, { column: 'counts.owner' }]);
   return rows.map((row) => ({ key: row.key, label: row.label, count: Number(row.n) }));
 }
 
@@ -106,11 +116,11 @@ export async function leadStats(db: Db, r: Range, group: LeadStatGroup): Promise
     case 'owner':
       return leadsByOwner(db, r);
     case 'source':
-      return leadsByValue(db, r, 'ld_source', LEAD_SOURCES);
+      return leadsByValue(db, r, 'source', LEAD_SOURCES);
     case 'status':
-      return leadsByValue(db, r, 'ld_transcription_status', TRANSCRIPTION_STATUSES);
+      return leadsByValue(db, r, 'status', TRANSCRIPTION_STATUSES);
     case 'valid': {
-      const rows = await leadsByValue(db, r, 'ld_is_valid', ['true', 'false']);
+      const rows = await leadsByValue(db, r, 'valid', ['true', 'false']);
       return rows.map((row) => ({ ...row, key: row.key === 'true' ? 'valid' : 'invalid', label: row.key === 'true' ? 'valid' : 'invalid' }));
     }
   }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors.js';
-import { totalsFor } from './totals.js';
+import { totalDependencies, totalsFor } from './totals.js';
 import { isUuid } from '../../resources/fields.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
 
@@ -326,20 +326,23 @@ async function pageOf(
   const totals = totalsFor(db);
   const key = filtered().clearSelect().clearOrder().count({ n: '*' }).toString();
   const cached = totals.get(key);
+  const epochs = totals.epochsNow(totalDependencies(decl));
   const [rows, counted] = await Promise.all([
     rowsOf(),
     // Counted alongside the page unless a fresh total is known.
     cached === undefined ? countOf(db, filtered, decl) : Promise.resolve(undefined),
   ]);
   let result: { total: number; estimated: boolean };
+  let reused: typeof result | undefined;
   if (rows.length > 0 && rows.length < size)
     result = { total: query.start + rows.length, estimated: false }; // the page ends the list: exact
   else if (counted !== undefined && !(counted.estimated && rows.length === 0)) result = counted;
-  else if (cached !== undefined && cached >= query.start + rows.length && (rows.length > 0 || cached <= query.start)) result = { total: cached, estimated: totals.estimated(key) };
+  else if (cached !== undefined && cached >= query.start + rows.length && (rows.length > 0 || cached <= query.start)) reused = result = { total: cached, estimated: totals.estimated(key) };
   else result = await countOf(db, filtered, decl, rows.length === 0); // the cached total contradicts the page, or a page past an estimated end: recount
   // An estimate never says the list ends before what has been seen.
   if (result.estimated) result.total = Math.max(result.total, query.start + rows.length + 1);
-  totals.set(key, result.total, result.estimated);
+  // A reused total keeps its age (an estimate must not outlive TOTAL_TTL_MS by being read).
+  if (result !== reused) totals.set(key, result.total, result.estimated, epochs);
   return { rows, ...result };
 }
 

@@ -807,13 +807,13 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
     if (userGet > GOALS.cpuUserGetMs) misses.push(`server CPU per GET /users/{id} ${userGet.toFixed(2)} ms > ${GOALS.cpuUserGetMs} ms`);
     if (listPage > GOALS.cpuListMs) misses.push(`server CPU per leads list page ${listPage.toFixed(2)} ms > ${GOALS.cpuListMs} ms`);
     report(result);
-    if (ge500) keepLogs = true;
+    if (ge500 || process.env.BENCH_KEEP_LOGS) keepLogs = true;
     return result;
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
     await provider.close();
     await admin.end();
-    // The request logs stay when an answer was ≥ 500 (what failed, with its request id).
+    // The request logs stay when an answer was ≥ 500 (what failed, with its request id), or with BENCH_KEEP_LOGS=1.
     if (keepLogs) console.log(`  server logs kept in ${dataDir}`);
     else fs.rmSync(dataDir, { recursive: true, force: true });
   }

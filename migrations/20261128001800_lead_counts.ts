@@ -19,13 +19,20 @@ import type { Knex } from 'knex';
  * fixture loaded without triggers).
  *
  * What a trashed event hides is decided when reading (the statistics join the live events), as everywhere else.
+ *
+ * Today's rows of an event are written by every booth phone at once, and an upsert holds its rows' locks until the
+ * transaction ends: so each count is kept in up to eight rows (`lc_shard`, the writing backend's pid modulo 8), which
+ * readers sum, and concurrent writers rarely wait for one another. A count can go negative in one shard (a lead
+ * counted by one backend, moved by another); only the sum means anything.
  */
 const DIMENSIONS = `(values (1, 'owner'), (2, 'source'), (3, 'status'), (4, 'valid')) as k(i, dim)`;
 const VALUES = (r: string) =>
   `array[coalesce(${r}.ld_ownerid::text, ''), ${r}.ld_source, ${r}.ld_transcription_status, ${r}.ld_is_valid::text]`;
 const DAY = (r: string) => `(${r}.ld_captured_at at time zone 'UTC')::date`;
-const UPSERT = `insert into lead_counts as c (lc_accountid, lc_dim, lc_day, lc_eventid, lc_value, lc_n)`;
-const ON_CONFLICT = `on conflict (lc_accountid, lc_dim, lc_day, lc_eventid, lc_value) do update set lc_n = c.lc_n + excluded.lc_n`;
+const UPSERT = `insert into lead_counts as c (lc_accountid, lc_dim, lc_day, lc_eventid, lc_value, lc_shard, lc_n)`;
+const ON_CONFLICT = `on conflict (lc_accountid, lc_dim, lc_day, lc_eventid, lc_value, lc_shard) do update set lc_n = c.lc_n + excluded.lc_n`;
+/** The writer's shard: its backend, of eight (see the table's comment). */
+const SHARD = `(pg_backend_pid() % 8)::smallint`;
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
@@ -35,8 +42,9 @@ export async function up(knex: Knex): Promise<void> {
       lc_day date not null,
       lc_eventid uuid not null,
       lc_value text not null,
+      lc_shard smallint not null default 0,
       lc_n integer not null,
-      constraint lead_counts_pkey primary key (lc_accountid, lc_dim, lc_day, lc_eventid, lc_value)
+      constraint lead_counts_pkey primary key (lc_accountid, lc_dim, lc_day, lc_eventid, lc_value, lc_shard)
     ) with (fillfactor = 70)`);
   await knex.raw('create index lead_counts_event on lead_counts (lc_eventid)');
 
@@ -45,7 +53,7 @@ export async function up(knex: Knex): Promise<void> {
     create function ls_lead_counts_insert() returns trigger language plpgsql set jit = off as $$
     begin
       ${UPSERT}
-      select n.ld_accountid, k.dim, ${DAY('n')}, n.ld_eventid, (${VALUES('n')})[k.i], count(*)::integer
+      select n.ld_accountid, k.dim, ${DAY('n')}, n.ld_eventid, (${VALUES('n')})[k.i], ${SHARD}, count(*)::integer
         from new_rows n cross join ${DIMENSIONS}
        where n.ld_deleted_at is null
        group by 1, 2, 3, 4, 5
@@ -60,7 +68,7 @@ export async function up(knex: Knex): Promise<void> {
     create function ls_lead_counts_delete() returns trigger language plpgsql set jit = off as $$
     begin
       ${UPSERT}
-      select o.ld_accountid, k.dim, ${DAY('o')}, o.ld_eventid, (${VALUES('o')})[k.i], -count(*)::integer
+      select o.ld_accountid, k.dim, ${DAY('o')}, o.ld_eventid, (${VALUES('o')})[k.i], ${SHARD}, -count(*)::integer
         from old_rows o cross join ${DIMENSIONS}
        where o.ld_deleted_at is null and exists (select 1 from events e where e.ev_id = o.ld_eventid)
        group by 1, 2, 3, 4, 5
@@ -96,7 +104,7 @@ export async function up(knex: Knex): Promise<void> {
            where m.nl and (m.placed or m.ov[k.i] is distinct from m.nv[k.i])
         )
         ${UPSERT}
-        select a, dim, d, e, v, sum(n)::integer from deltas
+        select a, dim, d, e, v, ${SHARD}, sum(n)::integer from deltas
          group by 1, 2, 3, 4, 5 having sum(n) <> 0
          order by 1, 2, 3, 4, 5
         ${ON_CONFLICT}
@@ -114,8 +122,8 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     create function ls_lead_counts_rebuild() returns void language sql as $$
       truncate lead_counts;
-      insert into lead_counts (lc_accountid, lc_dim, lc_day, lc_eventid, lc_value, lc_n)
-      select n.ld_accountid, k.dim, ${DAY('n')}, n.ld_eventid, (${VALUES('n')})[k.i], count(*)::integer
+      insert into lead_counts (lc_accountid, lc_dim, lc_day, lc_eventid, lc_value, lc_shard, lc_n)
+      select n.ld_accountid, k.dim, ${DAY('n')}, n.ld_eventid, (${VALUES('n')})[k.i], 0, count(*)::integer
         from leads n cross join ${DIMENSIONS}
        where n.ld_deleted_at is null
        group by 1, 2, 3, 4, 5;

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors.js';
 import { totalDependencies, totalsFor } from './totals.js';
+import { indexOrdersOf, orderByIndex } from './indexOrder.js';
 import { isUuid } from '../../resources/fields.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
 
@@ -196,8 +197,8 @@ export function applyFilters(qb: Knex.QueryBuilder, query: ListFilter, decl: Res
 }
 
 /**
- * A paged search first walks this many rows of the list's sort order (the other filters applied) and tests them
- * against q: a search that matches many rows finds its page there. See runList.
+ * A paged list whose filter no index serves in its order first walks this many rows of the sort order and tests the
+ * filter on them: a filter that matches many rows finds its page there. See runList.
  */
 export const SEARCH_WALK_ROWS = 4000;
 
@@ -223,6 +224,29 @@ async function estimateRows(db: Knex, qb: Knex.QueryBuilder): Promise<number> {
   return Math.round(Number(plan?.[0]?.Plan?.['Plan Rows'] ?? 0));
 }
 
+/**
+ * Whether a page of a large table (a declaration with exactTotalUpTo) must be walked: when the filters include
+ * conditions no index evaluates in the sort's order (a search, a second equality, a list of values, tags, a range of
+ * another column), the planner may read the sort's index testing each row, which costs the whole table when few rows
+ * match. Then the walk is bounded (runList). Undefined when an index serves the filter and the sort exactly (the
+ * plan reads only the page) or no index gives the sort's order (the plan sorts the matches anyway).
+ */
+async function walkFor(db: Knex, query: ListQuery, decl: ResourceDeclaration, words: string[]): Promise<{ prefix: string[] } | undefined> {
+  const single = Object.entries(query.equals)
+    .filter(([, values]) => values.length === 1)
+    .map(([column]) => column);
+  const equal = [...(decl.tenancy === 'account' && decl.accountKey ? [decl.accountKey] : []), ...single];
+  const unserved =
+    words.length > 0 ||
+    single.length < Object.keys(query.equals).length ||
+    Object.keys(query.anyOf ?? {}).length > 0 ||
+    query.ranges.some((r) => r.field !== query.sort.field);
+  const order = orderByIndex(await indexOrdersOf(db, decl.table), equal, query.sort.field, decl.tenancy === 'account' ? decl.accountKey : undefined);
+  if (order.how === 'none' || (order.how === 'served' && !unserved)) return undefined;
+  const prefix = order.how === 'served' ? single.filter((c) => c !== query.sort.field) : order.prefix.filter((c) => c !== decl.accountKey);
+  return { prefix };
+}
+
 export interface ListResult {
   rows: Record<string, unknown>[];
   total: number;
@@ -236,12 +260,14 @@ export interface ListResult {
  * with exactTotalUpTo exactly up to that many rows and estimated past it. Unpaged: every row up to `maxRows`; a longer
  * list answers its first `maxRows` rows and says how many there are (Content-Range).
  *
- * A paged search (q) of a large table (a declaration with exactTotalUpTo) never lets the planner walk the sort order
- * through the whole table testing each row against q (a prefix only old leads match, sorted newest first, read a
- * million rows that way): it first walks at most SEARCH_WALK_ROWS rows of the sort order (a dense search finds its
- * page there), and when that does not fill the page it takes the rows q matches from the search indexes and sorts
- * them (ordered by expressions no index provides, so the plan must). Work is bounded by SEARCH_WALK_ROWS plus the
- * rows the search matches, never by the table.
+ * A paged list of a large table (a declaration with exactTotalUpTo) whose filter no index serves in the sort's order
+ * (a search, or an event and a source sorted by e-mail; walkFor) never lets the planner walk the sort order through
+ * the whole table testing each row (a prefix only old leads match, sorted newest first, or a source no lead of the
+ * event has, read a million rows that way): it first walks at most SEARCH_WALK_ROWS rows of the sort order, under the
+ * conditions the index itself evaluates, and tests the filter on those (a filter that matches often finds its page
+ * there); when that does not fill the page it takes the rows the filter matches from the indexes that serve it and
+ * sorts them (ordered by expressions no index provides, so the plan must). Work is bounded by SEARCH_WALK_ROWS plus
+ * the rows the filter matches, never by the table.
  */
 export async function runList(
   db: Knex,
@@ -272,12 +298,15 @@ export async function runList(
     }
     const size = query.end - query.start + 1;
     let rowsOf = () => ordered(filtered()).offset(query.start).limit(size) as Promise<Record<string, unknown>[]>;
-    if (words.length && decl.search.length && decl.exactTotalUpTo) {
-      // The first rows of the sort order (other filters applied), then q on them: the derived table keeps the table's
-      // name, so the columns read as before.
+    const walk = decl.exactTotalUpTo && !query.ids ? await walkFor(db, query, decl, words) : undefined;
+    if (walk) {
+      // The first rows of the sort order under the conditions the index evaluates, then every filter on them: the
+      // derived table keeps the table's name, so the columns read as before.
       const walked = () => {
-        const first = ordered(applyOtherFilters(base(), query, idColumn)).limit(SEARCH_WALK_ROWS);
-        return ordered(whereWords(db.select('*').from(first.as(decl.table)), words, decl))
+        const first = base();
+        for (const column of walk.prefix) first.whereIn(column, query.equals[column] as string[]);
+        for (const r of query.ranges) if (r.field === query.sort.field) first.where(r.field, r.op, r.value);
+        return ordered(applyFilters(db.select('*').from(ordered(first).limit(SEARCH_WALK_ROWS).as(decl.table)), query, decl, idColumn))
           .offset(query.start)
           .limit(size);
       };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { qs, startApp, type Signed, type TestApp } from '../helpers/app.js';
+import { qs, queriesOf, startApp, type Signed, type TestApp } from '../helpers/app.js';
 import { insertEvent, insertLeads } from '../helpers/leadRows.js';
 
 type Row = Record<string, unknown>;
@@ -76,4 +76,87 @@ describeEachDb('leads search pages: the same rows whichever way the page is foun
           expect(res.headers['content-range']).toBe(want.length ? `leads ${start}-${start + want.length - 1}/${all}` : `leads */${all}`);
         }
     });
+});
+
+/**
+ * A filtered page no index serves in its order (api/crud/list.ts walkFor): an event and a source sorted by e-mail, a
+ * day sorted by last name. The first SEARCH_WALK_ROWS rows of the sort order are walked under the index's own
+ * conditions and the page taken from them when they fill it, else the matches are sorted; a combination no lead has
+ * costs no walk of the table. Pages are checked against the rows sorted here, both directions, first and later pages.
+ */
+describeEachDb('leads pages of filters no index serves in their order: the same rows whichever way the page is found', (kind) => {
+  let t: TestApp;
+  let root: Signed;
+  let accountId: string;
+  let events: string[];
+  const stored: Row[] = [];
+  const sources = ['scan', 'card', 'manual'];
+
+  beforeAll(async () => {
+    t = await startApp(kind);
+    root = await t.signedIn('root');
+    accountId = (await t.account('Walked pages')).a_id;
+    events = [(await insertEvent(t.db, accountId)).ev_id, (await insertEvent(t.db, accountId)).ev_id];
+    // Event 0 has scans and cards, event 1 only manual leads: event 0 with "manual" matches nothing.
+    for (const [e, count] of [
+      [0, 90],
+      [1, 40],
+    ] as const)
+      await insertLeads(
+        t.db,
+        accountId,
+        events[e],
+        Array.from({ length: count }, (_, i) => ({
+          ld_email: `e${e}-${String((i * 37) % count).padStart(3, '0')}@example.com`,
+          ld_last_name: `Name${String(i % 9)}`,
+          ld_source: e === 1 ? 'manual' : sources[i % 2],
+          ld_captured_at: new Date(Date.UTC(2026, 2, 1 + (i % 5), i % 24)).toISOString(),
+        })),
+      );
+    stored.push(...(await t.db('leads').where('ld_accountid', accountId).select('ld_id', 'ld_eventid', 'ld_email', 'ld_last_name', 'ld_source', 'ld_captured_at')));
+  });
+  afterAll(() => t?.close());
+
+  const time = (r: Row) => new Date(r.ld_captured_at as string).getTime();
+  /** The list's order: the sort, then capture time in the same direction, then the key in that direction. */
+  const sorted = (rows: Row[], field: string, order: 'ASC' | 'DESC') => {
+    const sign = order === 'ASC' ? 1 : -1;
+    const cmp = (a: unknown, b: unknown) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
+    return [...rows].sort((a, b) => sign * cmp(a[field], b[field]) || sign * (time(a) - time(b)) || sign * cmp(a.ld_id, b.ld_id));
+  };
+  const page = async (filter: Row, field: string, order: 'ASC' | 'DESC', start: number) => {
+    const res = await root.get(`/api/1/accounts/${accountId}/leads?${qs({ filter, sort: [field, order], range: [start, start + 9] })}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res;
+  };
+
+  const cases: [string, Row, (r: Row) => boolean, string][] = [
+    ['an event and a source, sorted by e-mail', { ld_source: 'scan' }, (r) => r.ld_source === 'scan', 'ld_email'],
+    ['an event and a source no lead of it has', { ld_source: 'manual' }, (r) => r.ld_source === 'manual', 'ld_email'],
+    ['a day sorted by last name', { captured_from: '2026-03-02', captured_to: '2026-03-02' }, (r) => String(r.ld_captured_at).startsWith('2026-03-02') || new Date(r.ld_captured_at as string).toISOString().startsWith('2026-03-02'), 'ld_last_name'],
+  ];
+  for (const [label, extra, match, field] of cases)
+    it(`${label}: both directions, first and later pages, with the total`, async () => {
+      const filter = { ld_eventid: events[0], ...extra };
+      const rows = stored.filter((r) => r.ld_eventid === events[0] && match(r));
+      for (const order of ['ASC', 'DESC'] as const)
+        for (const start of [0, 10, 30]) {
+          const res = await page(filter, field, order, start);
+          const want = sorted(rows, field, order)
+            .slice(start, start + 10)
+            .map((r) => r.ld_id);
+          expect(res.body.map((r: Row) => r.ld_id), `${order} from ${start}`).toEqual(want);
+          expect(res.headers['content-range']).toBe(want.length ? `leads ${start}-${start + want.length - 1}/${rows.length}` : `leads */${rows.length}`);
+        }
+    });
+
+  it('the walk is bounded and used only where no index serves the order', async () => {
+    const walks = (sqls: string[]) => sqls.filter((s) => /limit (\?|\$\d+|4000)\) as "leads"/i.test(s)).length;
+    // An event and a source sorted by e-mail: walked (then, the page not filled, the matches sorted).
+    const walked = await queriesOf(t.db, () => page({ ld_eventid: events[0], ld_source: 'manual' }, 'ld_email', 'ASC', 0));
+    expect(walks(walked)).toBe(1);
+    expect(walked.some((s) => /order by coalesce\("ld_email", "ld_email"\)/i.test(s))).toBe(true);
+    // An event sorted by capture time: the index (event, captured) serves it, no walk.
+    expect(walks(await queriesOf(t.db, () => page({ ld_eventid: events[0] }, 'ld_captured_at', 'DESC', 0)))).toBe(0);
+  });
 });

@@ -131,7 +131,7 @@ async function buildFixture(db: Knex, total: number): Promise<void> {
   await db('event_integrations').insert({ ei_accountid: a, ei_eventid: eventId, ei_integrationid: integration.in_id, ei_external_event_id: 'expo-2026' });
   const oldEvents = (await db('events').where('ev_accountid', a).where('ev_name', 'like', 'fair-%').orderBy('ev_name').pluck('ev_id')) as string[];
   const owners = (await db('users').where('u_email', 'like', 'booth%@bench.example').orderBy('u_email').pluck('u_id')) as string[];
-  await insertLeads(db, { accountId: a, events: oldEvents, owners, total, oldest: OLDEST, withoutTriggers: true, batch: 250_000 });
+  await insertLeads(db, { accountId: a, events: oldEvents, owners, total, oldest: OLDEST, withoutTriggers: true, batch: 250_000, mixed: true });
   await seedCarouselGroup(db, a, 8, 10, CODE);
   const seeded = Date.now() - t0;
   await db.raw('vacuum analyze');

@@ -26,8 +26,7 @@ import type { Knex } from 'knex';
  * counted by one backend, moved by another); only the sum means anything.
  */
 const DIMENSIONS = `(values (1, 'owner'), (2, 'source'), (3, 'status'), (4, 'valid')) as k(i, dim)`;
-const VALUES = (r: string) =>
-  `array[coalesce(${r}.ld_ownerid::text, ''), ${r}.ld_source, ${r}.ld_transcription_status, ${r}.ld_is_valid::text]`;
+const VALUES = (r: string) => `array[coalesce(${r}.ld_ownerid::text, ''), ${r}.ld_source, ${r}.ld_transcription_status, ${r}.ld_is_valid::text]`;
 const DAY = (r: string) => `(${r}.ld_captured_at at time zone 'UTC')::date`;
 const UPSERT = `insert into lead_counts as c (lc_accountid, lc_dim, lc_day, lc_eventid, lc_value, lc_shard, lc_n)`;
 const ON_CONFLICT = `on conflict (lc_accountid, lc_dim, lc_day, lc_eventid, lc_value, lc_shard) do update set lc_n = c.lc_n + excluded.lc_n`;
@@ -130,18 +129,12 @@ export async function up(knex: Knex): Promise<void> {
       -- The planner's figures for what was just written (a year of counts read by nested loop otherwise).
       analyze lead_counts;
     $$`);
-  await knex.raw(
-    'create trigger leads_counts_insert after insert on leads referencing new table as new_rows for each statement execute function ls_lead_counts_insert()',
-  );
+  await knex.raw('create trigger leads_counts_insert after insert on leads referencing new table as new_rows for each statement execute function ls_lead_counts_insert()');
   await knex.raw(
     'create trigger leads_counts_update after update on leads referencing old table as old_rows new table as new_rows for each statement execute function ls_lead_counts_update()',
   );
-  await knex.raw(
-    'create trigger leads_counts_delete after delete on leads referencing old table as old_rows for each statement execute function ls_lead_counts_delete()',
-  );
-  await knex.raw(
-    'create trigger events_lead_counts_gone after delete on events referencing old table as old_rows for each statement execute function ls_lead_counts_event_gone()',
-  );
+  await knex.raw('create trigger leads_counts_delete after delete on leads referencing old table as old_rows for each statement execute function ls_lead_counts_delete()');
+  await knex.raw('create trigger events_lead_counts_gone after delete on events referencing old table as old_rows for each statement execute function ls_lead_counts_event_gone()');
   await knex.raw('select ls_lead_counts_rebuild()');
 }
 

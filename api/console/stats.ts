@@ -71,7 +71,10 @@ async function leadsByDate(db: Db, r: Range, unit: 'day' | 'week'): Promise<Stat
 
 /** Counts per value of a dimension, every value of an enumeration answered in its declared order (zeros included). */
 async function leadsByValue(db: Db, r: Range, dim: CountDimension, values: readonly string[]): Promise<StatRow[]> {
-  const rows: { key: string; n: number | string }[] = await countsIn(db, r, dim).select('lead_counts.lc_value as key').sum({ n: 'lead_counts.lc_n' }).groupBy('lead_counts.lc_value');
+  const rows: { key: string; n: number | string }[] = await countsIn(db, r, dim)
+    .select('lead_counts.lc_value as key')
+    .sum({ n: 'lead_counts.lc_n' })
+    .groupBy('lead_counts.lc_value');
   const byKey = new Map(rows.map((row) => [row.key, Number(row.n)]));
   return values.map((v) => ({ key: v, label: v, count: byKey.get(v) ?? 0 }));
 }

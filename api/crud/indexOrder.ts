@@ -66,12 +66,7 @@ async function readIndexOrders(db: Knex, table: string): Promise<IndexOrder[]> {
  * tested on each; 'none' when no index gives that order. The `implied` column (the account of an account's list) may
  * be left out of a served index's prefix when other columns are in it: an event, an owner belong to one account.
  */
-export function orderByIndex(
-  indexes: IndexOrder[],
-  equal: string[],
-  sort: string,
-  implied?: string,
-): { how: 'served' } | { how: 'walk'; prefix: string[] } | { how: 'none' } {
+export function orderByIndex(indexes: IndexOrder[], equal: string[], sort: string, implied?: string): { how: 'served' } | { how: 'walk'; prefix: string[] } | { how: 'none' } {
   const wanted = new Set(equal.filter((c) => c !== sort));
   let walk: string[] | undefined;
   for (const { columns } of indexes) {

@@ -237,10 +237,7 @@ async function walkFor(db: Knex, query: ListQuery, decl: ResourceDeclaration, wo
     .map(([column]) => column);
   const equal = [...(decl.tenancy === 'account' && decl.accountKey ? [decl.accountKey] : []), ...single];
   const unserved =
-    words.length > 0 ||
-    single.length < Object.keys(query.equals).length ||
-    Object.keys(query.anyOf ?? {}).length > 0 ||
-    query.ranges.some((r) => r.field !== query.sort.field);
+    words.length > 0 || single.length < Object.keys(query.equals).length || Object.keys(query.anyOf ?? {}).length > 0 || query.ranges.some((r) => r.field !== query.sort.field);
   const order = orderByIndex(await indexOrdersOf(db, decl.table), equal, query.sort.field, decl.tenancy === 'account' ? decl.accountKey : undefined);
   if (order.how === 'none' || (order.how === 'served' && !unserved)) return undefined;
   const prefix = order.how === 'served' ? single.filter((c) => c !== query.sort.field) : order.prefix.filter((c) => c !== decl.accountKey);
@@ -297,7 +294,7 @@ export async function runList(
       return { rows: rows.slice(0, maxRows), ...(await countOf(db, filtered, decl)) };
     }
     const size = query.end - query.start + 1;
-    let rowsOf = () => ordered(filtered()).offset(query.start).limit(size) as Promise<Record<string, unknown>[]>;
+    let rowsOf: RowsOf = () => ordered(filtered()).offset(query.start).limit(size) as Promise<Record<string, unknown>[]>;
     const walk = decl.exactTotalUpTo && !query.ids ? await walkFor(db, query, decl, words) : undefined;
     if (walk) {
       // The first rows of the sort order under the conditions the index evaluates, then every filter on them: the
@@ -310,11 +307,15 @@ export async function runList(
           .offset(query.start)
           .limit(size);
       };
-      rowsOf = async () => {
+      rowsOf = async (count) => {
         if (query.start + size <= SEARCH_WALK_ROWS) {
           const rows: Record<string, unknown>[] = await walked();
           if (rows.length === size) return rows;
         }
+        // Before sorting every match: none past this page's start (an event and a source its leads never have), as
+        // the total says, whose count an index may answer alone where the page's rows would be read one by one.
+        const { total, estimated } = await count();
+        if (!estimated && total <= query.start) return [];
         return ordered(filtered(), true).offset(query.start).limit(size);
       };
     }
@@ -343,30 +344,33 @@ async function countOf(db: Knex, filteredQuery: () => Knex.QueryBuilder, decl: R
   return { total: Math.max(limit + 1, await estimateRows(db, filtered().select(db.raw('1 as one')))), estimated: true };
 }
 
+type Total = { total: number; estimated: boolean };
+/** A page's rows; `total` gives the filter's total when a way of finding them needs it. */
+type RowsOf = (total: () => Promise<Total>) => Promise<Record<string, unknown>[]>;
+
 /** One page (`rowsOf`) and its total. */
-async function pageOf(
-  db: Knex,
-  query: ListQuery,
-  decl: ResourceDeclaration,
-  filtered: () => Knex.QueryBuilder,
-  rowsOf: () => Promise<Record<string, unknown>[]>,
-): Promise<ListResult> {
+async function pageOf(db: Knex, query: ListQuery, decl: ResourceDeclaration, filtered: () => Knex.QueryBuilder, rowsOf: RowsOf): Promise<ListResult> {
   const size = query.end - query.start + 1;
   const totals = totalsFor(db);
   const key = filtered().clearSelect().clearOrder().count({ n: '*' }).toString();
   const cached = totals.get(key);
   const epochs = totals.epochsNow(totalDependencies(decl));
+  // The filter's total, counted at most once for the page and its rows (a fresh one known: none).
+  let counting: Promise<Total> | undefined;
+  const count = () => (counting ??= countOf(db, filtered, decl));
+  const known = (): Promise<Total> => (cached !== undefined ? Promise.resolve({ total: cached, estimated: totals.estimated(key) }) : count());
   const [rows, counted] = await Promise.all([
-    rowsOf(),
+    rowsOf(known),
     // Counted alongside the page unless a fresh total is known.
-    cached === undefined ? countOf(db, filtered, decl) : Promise.resolve(undefined),
+    cached === undefined ? count() : Promise.resolve(undefined),
   ]);
   let result: { total: number; estimated: boolean };
   let reused: typeof result | undefined;
   if (rows.length > 0 && rows.length < size)
     result = { total: query.start + rows.length, estimated: false }; // the page ends the list: exact
   else if (counted !== undefined && !(counted.estimated && rows.length === 0)) result = counted;
-  else if (cached !== undefined && cached >= query.start + rows.length && (rows.length > 0 || cached <= query.start)) reused = result = { total: cached, estimated: totals.estimated(key) };
+  else if (cached !== undefined && cached >= query.start + rows.length && (rows.length > 0 || cached <= query.start))
+    reused = result = { total: cached, estimated: totals.estimated(key) };
   else result = await countOf(db, filtered, decl, rows.length === 0); // the cached total contradicts the page, or a page past an estimated end: recount
   // An estimate never says the list ends before what has been seen.
   if (result.estimated) result.total = Math.max(result.total, query.start + rows.length + 1);

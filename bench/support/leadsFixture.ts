@@ -66,6 +66,12 @@ export interface LeadsFixture {
   withoutTriggers?: boolean;
   /** Rows per statement (default: all in one). */
   batch?: number;
+  /**
+   * Names and sources drawn by a hash of g, independent of the event (g % n): without it lead g's first name is
+   * g % 26 and its source g % 5, so with 10 events each event has one source and each first name half the events —
+   * an event's leads sorted by e-mail start 38,000 rows into the list, and an event with another source has none.
+   */
+  mixed?: boolean;
 }
 
 /**
@@ -77,6 +83,8 @@ export async function insertLeads(db: Knex, f: LeadsFixture): Promise<void> {
   const first = `array[${FIRST_NAMES.map((n) => `'${n}'`).join(',')}]`;
   const last = `array[${LAST_NAMES.map((n) => `'${n.replace(/'/g, "''")}'`).join(',')}]`;
   const oldest = f.oldest ?? { count: 0, lastName: '' };
+  /** 0 … n-1 for lead g: g's remainder, or with `mixed` a hash of `of` (an expression of g). */
+  const pick = (of: string, n: number) => (f.mixed ? `((hashint4(${of})::bigint & 2147483647) % ${n})` : `((${of === '-g' ? 'g' : of}) % ${n})`);
   await db.transaction(async (trx) => {
     if (f.withoutTriggers) await trx.raw('set local session_replication_role = replica');
     for (let from = 1; from <= f.total; from += batch) {
@@ -89,13 +97,13 @@ export async function insertLeads(db: Knex, f: LeadsFixture): Promise<void> {
                 jsonb_build_object('company', 'Company ' || (g % 5000), 'interests', jsonb_build_array('software', 'hardware'), 'budget', (g % 10) * 5, 'newsletter', g % 2 = 0),
                 g % 10 <> 0,
                 case when g % 97 = 0 then 'pending' when g % 89 = 0 then 'postponed' when g % 83 = 0 then 'done' else 'none' end,
-                (array['registration','scan','card','manual','download'])[1 + g % 5],
+                (array['registration','scan','card','manual','download'])[1 + ${pick('-g', 5)}],
                 case when g % 5 = 1 then 'B' || g end,
                 g % 3 = 0,
                 timestamptz '2026-01-01 00:00:00+00' + g * interval '31 seconds' + (g % 1000) * interval '1 microsecond'
            from generate_series(cast(:from as int), cast(:to as int)) g,
-                lateral (select (${first})[1 + g % ${FIRST_NAMES.length}] fn) f,
-                lateral (select case when g <= cast(:oldCount as int) then cast(:oldName as text) else (${last})[1 + (g / ${FIRST_NAMES.length}) % ${LAST_NAMES.length}] end ln) l`,
+                lateral (select (${first})[1 + ${pick('g', FIRST_NAMES.length)}] fn) f,
+                lateral (select case when g <= cast(:oldCount as int) then cast(:oldName as text) else (${last})[1 + ${f.mixed ? pick('g + 7919', LAST_NAMES.length) : `(g / ${FIRST_NAMES.length}) % ${LAST_NAMES.length}`}] end ln) l`,
         {
           account: f.accountId,
           events: f.events,

@@ -88,7 +88,9 @@ describeEachDb('lead_counts: kept by the leads triggers, equal to a recount afte
     const range = { from: '2026-03-01', to: '2026-04-30' };
     const listed: Row[] = [];
     for (let start = 0; ; start += 1000) {
-      const res = await root.get(`/api/1/accounts/${a}/leads?filter=${encodeURIComponent(JSON.stringify({ captured_from: range.from, captured_to: range.to }))}&range=${encodeURIComponent(JSON.stringify([start, start + 999]))}`);
+      const res = await root.get(
+        `/api/1/accounts/${a}/leads?filter=${encodeURIComponent(JSON.stringify({ captured_from: range.from, captured_to: range.to }))}&range=${encodeURIComponent(JSON.stringify([start, start + 999]))}`,
+      );
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       listed.push(...res.body);
       if (res.body.length < 1000) break;
@@ -122,8 +124,7 @@ describeEachDb('lead_counts: kept by the leads triggers, equal to a recount afte
   });
 
   it("after the API's creates, one at a time and twenty at once", async () => {
-    const create = (i: number) =>
-      root.post(`/api/1/accounts/${a}/leads`, { ld_eventid: fx.event.id, ld_source: sources[i % 4], ld_answers: answersFor({ first_name: `C${i}` }) });
+    const create = (i: number) => root.post(`/api/1/accounts/${a}/leads`, { ld_eventid: fx.event.id, ld_source: sources[i % 4], ld_answers: answersFor({ first_name: `C${i}` }) });
     expect((await create(0)).status).toBe(201);
     const many = await Promise.all(Array.from({ length: 20 }, (_, i) => create(i + 1)));
     expect(many.map((r) => r.status)).toEqual(Array(20).fill(201));
@@ -131,13 +132,20 @@ describeEachDb('lead_counts: kept by the leads triggers, equal to a recount afte
   });
 
   it('after bulk and single updates through the API, and updates by SQL of the place (day, event) and values', async () => {
-    const bulk = await root.post(`/api/1/accounts/${a}/leads/bulk`, { action: 'update', filter: { ld_eventid: e1.ev_id, ld_source: 'scan' }, changes: { ld_is_valid: false, ld_ownerid: owners[2] } });
+    const bulk = await root.post(`/api/1/accounts/${a}/leads/bulk`, {
+      action: 'update',
+      filter: { ld_eventid: e1.ev_id, ld_source: 'scan' },
+      changes: { ld_is_valid: false, ld_ownerid: owners[2] },
+    });
     expect(bulk.status, JSON.stringify(bulk.body)).toBe(200);
     await agree('bulk update');
     const one = await t.db('leads').where({ ld_eventid: e2.ev_id }).first('ld_id');
     expect((await root.put(`/api/1/accounts/${a}/leads/${one.ld_id}`, { ld_is_valid: false })).status).toBe(200);
     await agree('single update');
-    await t.db('leads').where({ ld_eventid: e2.ev_id, ld_source: 'card' }).update({ ld_captured_at: t.db.raw(`ld_captured_at + interval '3 days'`) });
+    await t
+      .db('leads')
+      .where({ ld_eventid: e2.ev_id, ld_source: 'card' })
+      .update({ ld_captured_at: t.db.raw(`ld_captured_at + interval '3 days'`) });
     await t.db('leads').where({ ld_eventid: e2.ev_id, ld_source: 'manual' }).update({ ld_eventid: e1.ev_id, ld_transcription_status: 'done' });
     await t.db('leads').where({ ld_accountid: a }).update({ ld_first_name: 'Unchanged counts' });
     await agree('moved');
@@ -154,7 +162,10 @@ describeEachDb('lead_counts: kept by the leads triggers, equal to a recount afte
     expect((await root.delete(`/api/1/accounts/${a}/leads/${trashed[1]}/purge`)).status).toBe(200);
     await agree('restored and purged');
     // A live lead removed by SQL (no trash) is uncounted too.
-    await t.db('leads').where({ ld_id: (await t.db('leads').where({ ld_eventid: e2.ev_id }).whereNull('ld_deleted_at').first('ld_id')).ld_id }).delete();
+    await t
+      .db('leads')
+      .where({ ld_id: (await t.db('leads').where({ ld_eventid: e2.ev_id }).whereNull('ld_deleted_at').first('ld_id')).ld_id })
+      .delete();
     await agree('deleted');
     // The event in the trash: its counts stay (its leads are live) but no statistic shows them.
     expect((await root.delete(`/api/1/accounts/${a}/events/${e2.ev_id}`)).status).toBe(200);
@@ -185,4 +196,3 @@ describeEachDb('lead_counts: kept by the leads triggers, equal to a recount afte
     expect(Number((await t.db('lead_counts').where('lc_accountid', b).count({ n: '*' }).first())?.n)).toBe(0);
   });
 });
-

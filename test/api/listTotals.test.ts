@@ -61,7 +61,8 @@ describeEachDb('list totals and the unpaged cap', (kind) => {
     const lead = (i: number) => ({ ld_accountid: account, ld_eventid: event.ev_id, ld_email: `${i}@example.com` });
     for (let i = 0; i < 10_050; i += 2_000) await t.db('leads').insert(Array.from({ length: Math.min(2_000, 10_050 - i) }, (_, j) => lead(i + j)));
     await t.db.raw('analyze leads');
-    const leadsPage = (start: number) => root.get(`/api/1/accounts/${account}/leads?${qs({ range: [start, start + 24], sort: ['ld_captured_at', 'DESC'], filter: { ld_eventid: event.ev_id } })}`);
+    const leadsPage = (start: number) =>
+      root.get(`/api/1/accounts/${account}/leads?${qs({ range: [start, start + 24], sort: ['ld_captured_at', 'DESC'], filter: { ld_eventid: event.ev_id } })}`);
     let res: Awaited<ReturnType<typeof leadsPage>> | undefined;
     expect(counts(await queriesOf(async () => (res = await leadsPage(0))))).toBe(1);
     expect(res!.headers['x-total-estimated']).toBe('true');

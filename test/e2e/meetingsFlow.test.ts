@@ -208,9 +208,13 @@ describe.skipIf(!HAS_CHROMIUM)('meetings flow in the browser', () => {
     const { page, context, errors } = await newPage(browser, server.baseUrl, PHONE);
     try {
       await page.goto('/app/');
+      // The app asks who is signed in first; filled before its answer, the form is drawn again empty.
+      await page.waitForLoadState('networkidle');
       await page.getByRole('textbox', { name: /^E-mail/ }).fill(server.adminEmail);
       await page.getByLabel('Password').fill(server.adminPassword);
+      const signedIn = page.waitForResponse((r) => r.url().endsWith('/api/1/auth/web') && r.request().method() === 'POST');
       await page.getByRole('button', { name: 'Sign in' }).click();
+      expect((await signedIn).status()).toBe(200);
       await page.waitForLoadState('networkidle');
       await page.goto(`/app/leads/${accountId}/${lead.id}`);
       await page.getByRole('heading', { name: 'Piet Prospect' }).waitFor();

@@ -33,6 +33,21 @@ const ON_CONFLICT = `on conflict (lc_accountid, lc_dim, lc_day, lc_eventid, lc_v
 /** The writer's shard: its backend, of eight (see the table's comment). */
 const SHARD = `(pg_backend_pid() % 8)::smallint`;
 
+/** The trigger function that adds (or with sign '-' takes away) the live leads of a transition table. */
+const countingFunction = (op: 'insert' | 'delete', rows: 'new_rows' | 'old_rows', sign: '' | '-', where: string) => `
+    create function ls_lead_counts_${op}() returns trigger language plpgsql set jit = off as $$
+    begin
+      ${UPSERT}
+      select r.ld_accountid, k.dim, ${DAY('r')}, r.ld_eventid, (${VALUES('r')})[k.i], ${SHARD}, ${sign}count(*)::integer
+        from ${rows} r cross join ${DIMENSIONS}
+       where ${where}
+       group by 1, 2, 3, 4, 5
+       order by 1, 2, 3, 4, 5
+      ${ON_CONFLICT};
+      return null;
+    end
+    $$`;
+
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     create table lead_counts (
@@ -48,34 +63,10 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('create index lead_counts_event on lead_counts (lc_eventid)');
 
   // Inserts: one row a lead and dimension, grouped (a CSV import of 20,000 leads of one day is a few hundred rows).
-  await knex.raw(`
-    create function ls_lead_counts_insert() returns trigger language plpgsql set jit = off as $$
-    begin
-      ${UPSERT}
-      select n.ld_accountid, k.dim, ${DAY('n')}, n.ld_eventid, (${VALUES('n')})[k.i], ${SHARD}, count(*)::integer
-        from new_rows n cross join ${DIMENSIONS}
-       where n.ld_deleted_at is null
-       group by 1, 2, 3, 4, 5
-       order by 1, 2, 3, 4, 5
-      ${ON_CONFLICT};
-      return null;
-    end
-    $$`);
+  await knex.raw(countingFunction('insert', 'new_rows', '', 'r.ld_deleted_at is null'));
   // Deletes: a purge of trashed leads counts nothing; leads deleted with their event (or account) are skipped, the
   // event's rows go with it.
-  await knex.raw(`
-    create function ls_lead_counts_delete() returns trigger language plpgsql set jit = off as $$
-    begin
-      ${UPSERT}
-      select o.ld_accountid, k.dim, ${DAY('o')}, o.ld_eventid, (${VALUES('o')})[k.i], ${SHARD}, -count(*)::integer
-        from old_rows o cross join ${DIMENSIONS}
-       where o.ld_deleted_at is null and exists (select 1 from events e where e.ev_id = o.ld_eventid)
-       group by 1, 2, 3, 4, 5
-       order by 1, 2, 3, 4, 5
-      ${ON_CONFLICT};
-      return null;
-    end
-    $$`);
+  await knex.raw(countingFunction('delete', 'old_rows', '-', 'r.ld_deleted_at is null and exists (select 1 from events e where e.ev_id = r.ld_eventid)'));
   // Updates: planned per statement (EXECUTE), as the history's are: a plan cached for a one-row statement would join a
   // bulk change of 100,000 leads by nested loop.
   await knex.raw(`

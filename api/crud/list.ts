@@ -200,7 +200,7 @@ export function applyFilters(qb: Knex.QueryBuilder, query: ListFilter, decl: Res
  * A paged list whose filter no index serves in its order first walks this many rows of the sort order and tests the
  * filter on them: a filter that matches many rows finds its page there. See runList.
  */
-export const SEARCH_WALK_ROWS = 4000;
+export const WALK_ROWS = 4000;
 
 /**
  * A filter value the column's type cannot hold (e.g. a_is_enabled: "maybe") as 400 invalid_filter: the client's
@@ -235,12 +235,13 @@ async function walkFor(db: Knex, query: ListQuery, decl: ResourceDeclaration, wo
   const single = Object.entries(query.equals)
     .filter(([, values]) => values.length === 1)
     .map(([column]) => column);
-  const equal = [...(decl.tenancy === 'account' && decl.accountKey ? [decl.accountKey] : []), ...single];
+  const account = decl.tenancy === 'account' ? decl.accountKey : undefined;
+  const equal = [...(account ? [account] : []), ...single];
   const unserved =
     words.length > 0 || single.length < Object.keys(query.equals).length || Object.keys(query.anyOf ?? {}).length > 0 || query.ranges.some((r) => r.field !== query.sort.field);
-  const order = orderByIndex(await indexOrdersOf(db, decl.table), equal, query.sort.field, decl.tenancy === 'account' ? decl.accountKey : undefined);
+  const order = orderByIndex(await indexOrdersOf(db, decl.table), equal, query.sort.field, account);
   if (order.how === 'none' || (order.how === 'served' && !unserved)) return undefined;
-  const prefix = order.how === 'served' ? single.filter((c) => c !== query.sort.field) : order.prefix.filter((c) => c !== decl.accountKey);
+  const prefix = order.how === 'served' ? single.filter((c) => c !== query.sort.field) : order.prefix.filter((c) => c !== account);
   return { prefix };
 }
 
@@ -260,10 +261,10 @@ export interface ListResult {
  * A paged list of a large table (a declaration with exactTotalUpTo) whose filter no index serves in the sort's order
  * (a search, or an event and a source sorted by e-mail; walkFor) never lets the planner walk the sort order through
  * the whole table testing each row (a prefix only old leads match, sorted newest first, or a source no lead of the
- * event has, read a million rows that way): it first walks at most SEARCH_WALK_ROWS rows of the sort order, under the
+ * event has, read a million rows that way): it first walks at most WALK_ROWS rows of the sort order, under the
  * conditions the index itself evaluates, and tests the filter on those (a filter that matches often finds its page
  * there); when that does not fill the page it takes the rows the filter matches from the indexes that serve it and
- * sorts them (ordered by expressions no index provides, so the plan must). Work is bounded by SEARCH_WALK_ROWS plus
+ * sorts them (ordered by expressions no index provides, so the plan must). Work is bounded by WALK_ROWS plus
  * the rows the filter matches, never by the table.
  */
 export async function runList(
@@ -303,12 +304,12 @@ export async function runList(
         const first = base();
         for (const column of walk.prefix) first.whereIn(column, query.equals[column] as string[]);
         for (const r of query.ranges) if (r.field === query.sort.field) first.where(r.field, r.op, r.value);
-        return ordered(applyFilters(db.select('*').from(ordered(first).limit(SEARCH_WALK_ROWS).as(decl.table)), query, decl, idColumn))
+        return ordered(applyFilters(db.select('*').from(ordered(first).limit(WALK_ROWS).as(decl.table)), query, decl, idColumn))
           .offset(query.start)
           .limit(size);
       };
       rowsOf = async (count) => {
-        if (query.start + size <= SEARCH_WALK_ROWS) {
+        if (query.start + size <= WALK_ROWS) {
           const rows: Record<string, unknown>[] = await walked();
           if (rows.length === size) return rows;
         }
@@ -326,7 +327,7 @@ export async function runList(
 }
 
 /** The total of a filter: exact, or (with exactTotalUpTo, unless `exact`) exact up to the limit and estimated past it. */
-async function countOf(db: Knex, filteredQuery: () => Knex.QueryBuilder, decl: ResourceDeclaration, exact = false): Promise<{ total: number; estimated: boolean }> {
+async function countOf(db: Knex, filteredQuery: () => Knex.QueryBuilder, decl: ResourceDeclaration, exact = false): Promise<Total> {
   const filtered = () => filteredQuery().clearSelect().clearOrder();
   const limit = decl.exactTotalUpTo;
   if (!limit || exact) return { total: Number(((await filtered().count({ n: '*' }).first()) as { n: string | number } | undefined)?.n ?? 0), estimated: false };
@@ -364,8 +365,8 @@ async function pageOf(db: Knex, query: ListQuery, decl: ResourceDeclaration, fil
     // Counted alongside the page unless a fresh total is known.
     cached === undefined ? count() : Promise.resolve(undefined),
   ]);
-  let result: { total: number; estimated: boolean };
-  let reused: typeof result | undefined;
+  let result: Total;
+  let reused: Total | undefined;
   if (rows.length > 0 && rows.length < size)
     result = { total: query.start + rows.length, estimated: false }; // the page ends the list: exact
   else if (counted !== undefined && !(counted.estimated && rows.length === 0)) result = counted;

@@ -80,7 +80,7 @@ describeEachDb('leads search pages: the same rows whichever way the page is foun
 
 /**
  * A filtered page no index serves in its order (api/crud/list.ts walkFor): an event and a source sorted by e-mail, a
- * day sorted by last name. The first SEARCH_WALK_ROWS rows of the sort order are walked under the index's own
+ * day sorted by last name. The first WALK_ROWS rows of the sort order are walked under the index's own
  * conditions and the page taken from them when they fill it, else the matches are sorted; a combination no lead has
  * costs no walk of the table. Pages are checked against the rows sorted here, both directions, first and later pages.
  */

@@ -64,7 +64,7 @@ async function bench(kind: 'pglite' | 'postgres') {
       // the photos stay until the purge.
       await timed('delete (filter)', { action: 'delete', filter });
       const left = Number((await t.db('leads').where('ld_accountid', accountId).whereNull('ld_deleted_at').count({ n: '*' }).first())?.n);
-      const entries = Number((await t.db('history').where({ h_table: 'leads', h_action: 'delete' }).count({ n: '*' }).first())?.n);
+      const entries = Number((await t.db('history_by_record').where({ h_table: 'leads', h_action: 'delete' }).count({ n: '*' }).first())?.n);
       if (left !== 0 || entries !== total) throw new Error(`delete: ${left} leads left live, ${entries} delete entries`);
     } finally {
       await t.close();

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { HISTORY_FUNCTION, dropHistoryTrigger, historyRowTrigger, historyTrigger } from '../api/db/migrationHelpers.js';
+import { dropHistoryTrigger, historyFunction, historyRowTrigger, historyTrigger } from '../api/db/migrationHelpers.js';
 
 /**
  * The history's triggers per statement instead of per row (issue 16, performance: history at most 15% on a single and
  * on a bulk update): every table's `ls_history()` row trigger becomes historyTrigger's three statement triggers with
  * transition tables (`ls_history_set()`), with the same arguments, read back from the catalog so that a history added
- * by any migration is moved too. The entries written are the same (api/db/migrationHelpers.ts HISTORY_FUNCTION).
+ * by any migration is moved too. The entries written are the same (api/db/migrationHelpers.ts historyFunction).
  */
 interface Found {
   table: string;
@@ -34,7 +34,7 @@ const listOf = (a: string | undefined) =>
     .filter(Boolean);
 
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw(HISTORY_FUNCTION);
+  await historyFunction(knex);
   for (const { table, args } of await triggersOf(knex, 'ls_history', (t) => `${t}_history`)) {
     await knex.raw('drop trigger ?? on ??', [`${table}_history`, table]);
     await historyTrigger(knex, table, args[0], args[1] || null, listOf(args[2]), listOf(args[3]));

@@ -33,9 +33,16 @@ function secretColumns(decl: ResourceDeclaration): Set<string> {
   ]);
 }
 
-/** A record's entries, newest first (the table's trigger wrote them; api/db/migrationHelpers.ts historyTrigger). */
+/**
+ * A record's entries, newest first (the table's trigger wrote them; api/db/migrationHelpers.ts historyTrigger): its own
+ * and those it shares with the records a statement changed alike (h_recordids, migrations/20261128001900).
+ */
 export async function historyOf(db: Knex | Knex.Transaction, decl: ResourceDeclaration, recordId: string): Promise<HistoryEntry[]> {
-  const rows = (await db('history').where({ h_table: decl.table, h_recordid: recordId }).orderBy('h_seq', 'desc').select(COLUMNS)) as HistoryEntry[];
+  const rows = (await db('history')
+    .where('h_table', decl.table)
+    .where((q) => q.where('h_recordid', recordId).orWhereRaw('h_recordids @> array[?::uuid]', [recordId]))
+    .orderBy('h_seq', 'desc')
+    .select(COLUMNS)) as HistoryEntry[];
   // The trigger already keeps secrets to "set"/"cleared"; a column hidden later is masked the same way here.
   const secrets = secretColumns(decl);
   const mask = (v: unknown) => (v === null || v === undefined || v === '' || v === 'cleared' ? v : 'set');

@@ -123,6 +123,32 @@ export async function dropPrefixSearchIndex(knex: Knex, table: string, column: s
   await knex.raw('drop index if exists ??', [`${table}_${column}_prefix`]);
 }
 
+/** The update's entries as written before 20261128001900: one per changed row. */
+const UPDATE_ENTRIES_PER_ROW = `
+    execute format($q$
+    insert into history (h_table, h_recordid, h_accountid, h_action, h_changes, h_userid, h_user_label)
+    select $1, x.id, x.account, x.action, x.changes, $2, $3
+      from (select n.%1$I::uuid as id, %2$s as account, %3$s as action, %4$s as changes
+              from old_rows o join new_rows n on n.%1$I = o.%1$I offset 0) x
+     where x.changes <> '{}'::jsonb$q$, pk, case when account_key is null then 'null::uuid' else format('n.%I::uuid', account_key) end, action_sql, changes_sql)
+    using TG_TABLE_NAME::text, actor, actor_label;`;
+
+/**
+ * The update's entries since 20261128001900: one per account, action and set of changes; a record alone keeps its id in
+ * h_recordid, records that changed alike share one entry listing them in h_recordids (a bulk change of 10,000 leads' validity
+ * writes two entries).
+ */
+const UPDATE_ENTRIES_GROUPED = `
+    execute format($q$
+    insert into history (h_table, h_recordid, h_recordids, h_accountid, h_action, h_changes, h_userid, h_user_label)
+    select $1, case when cardinality(g.ids) = 1 then g.ids[1] end, case when cardinality(g.ids) > 1 then g.ids end, g.account, g.action, g.changes, $2, $3
+      from (select x.account, x.action, x.changes, array_agg(x.id) as ids
+              from (select n.%1$I::uuid as id, %2$s as account, %3$s as action, %4$s as changes
+                      from old_rows o join new_rows n on n.%1$I = o.%1$I offset 0) x
+             where x.changes <> '{}'::jsonb
+             group by x.account, x.action, x.changes) g$q$, pk, case when account_key is null then 'null::uuid' else format('n.%I::uuid', account_key) end, action_sql, changes_sql)
+    using TG_TABLE_NAME::text, actor, actor_label;`;
+
 /**
  * The function the history's triggers run (historyTrigger): one statement-level AFTER trigger per operation with the
  * statement's transition tables, so a statement that changes 10,000 rows writes their 10,000 entries with one
@@ -145,10 +171,15 @@ export async function dropPrefixSearchIndex(knex: Knex, table: string, column: s
  * columns' own types), then the entries with those columns alone as JSON. Converting every row whole to JSON twice and
  * comparing it key by key, as the row trigger did, cost twice as much on a bulk update of one column.
  *
- * Created (or replaced) by every historyTrigger call, so any migration that adds a history, before or after
- * 20261127000101 (which moved the row triggers to it), finds it.
+ * An update's rows that changed alike (the same account, action and changes: a bulk change, a trash of many) share one
+ * entry since 20261128001900 (UPDATE_ENTRIES_GROUPED): its storage, an entry and its index entries per row, was most
+ * of what the history cost a bulk update (bench/README.md). Inserts and deletes keep one entry per row (each row's
+ * changes are its own values).
+ *
+ * Created (or replaced) by every historyTrigger call (historyFunction), so any migration that adds a history, before or
+ * after 20261127000101 (which moved the row triggers to it), finds it.
  */
-export const HISTORY_FUNCTION = `
+const historyFunctionSql = (grouped: boolean) => `
 create or replace function ls_history_set() returns trigger language plpgsql set jit = off as $$
 declare
   pk text := TG_ARGV[0];
@@ -192,13 +223,7 @@ begin
                       filter (where c like '%\\_deleted\\_at'), '''update''')
       into changes_sql, action_sql
       from unnest(changed) c;
-    execute format($q$
-    insert into history (h_table, h_recordid, h_accountid, h_action, h_changes, h_userid, h_user_label)
-    select $1, x.id, x.account, x.action, x.changes, $2, $3
-      from (select n.%1$I::uuid as id, %2$s as account, %3$s as action, %4$s as changes
-              from old_rows o join new_rows n on n.%1$I = o.%1$I offset 0) x
-     where x.changes <> '{}'::jsonb$q$, pk, case when account_key is null then 'null::uuid' else format('n.%I::uuid', account_key) end, action_sql, changes_sql)
-    using TG_TABLE_NAME::text, actor, actor_label;
+${grouped ? UPDATE_ENTRIES_GROUPED : UPDATE_ENTRIES_PER_ROW}
   elsif TG_OP = 'INSERT' then
     insert into history (h_table, h_recordid, h_accountid, h_action, h_changes, h_userid, h_user_label)
     select TG_TABLE_NAME, (r.a ->> pk)::uuid, (r.a ->> account_key)::uuid, 'create',
@@ -225,6 +250,16 @@ begin
 end
 $$`;
 
+/**
+ * Creates (or replaces) ls_history_set() in the form the history table takes: entries grouped by change once the table
+ * has h_recordids (20261128001900), one per row before it, so a migration that adds a history runs the same before and
+ * after that one and the function never names a column the table lacks.
+ */
+export async function historyFunction(knex: Knex): Promise<void> {
+  const grouped = (await knex.raw("select 1 from pg_attribute where attrelid = to_regclass('history') and attname = 'h_recordids' and not attisdropped")).rows.length > 0;
+  await knex.raw(historyFunctionSql(grouped));
+}
+
 /** The three triggers of a table's history: one per operation (a trigger with transition tables serves one). */
 const HISTORY_TRIGGERS = [
   ['history', 'update', 'referencing old table as old_rows new table as new_rows'],
@@ -238,7 +273,7 @@ const HISTORY_TRIGGERS = [
  * API, a bulk change, an import, the capture app, SQL by hand): a change without its entry cannot happen. `secrets` are
  * recorded only as "set"/"cleared"; `ignore` columns (bookkeeping) are left out of the changes. The actor comes from
  * the transaction's settings ls.actor_id / ls.actor_label (api/db/actor.ts), "system" when none was set. Set-wise, per
- * statement (HISTORY_FUNCTION).
+ * statement (historyFunction).
  */
 export async function historyTrigger(
   knex: Knex,
@@ -249,7 +284,7 @@ export async function historyTrigger(
   ignore: readonly string[] = [],
 ): Promise<void> {
   const args = historyTriggerArgs(table, pk, accountKey, secrets, ignore);
-  await knex.raw(HISTORY_FUNCTION);
+  await historyFunction(knex);
   for (const [suffix, op, referencing] of HISTORY_TRIGGERS)
     await knex.raw(`create trigger ?? after ${op} on ?? ${referencing} for each statement execute function ls_history_set(${args})`, [`${table}_${suffix}`, table]);
 }

@@ -83,7 +83,7 @@ describeEachDb('export and bulk on every list', (kind) => {
     expect(res.body).toEqual({ count: 3 });
     expect(await t.db('events').whereIn('ev_id', ids).pluck('ev_is_enabled')).toEqual([false, false, false]);
     // Each change has its history entry, by the caller.
-    expect(await t.db('history').whereIn('h_recordid', ids).where('h_action', 'update').pluck('h_userid')).toEqual([
+    expect(await t.db('history_by_record').whereIn('h_recordid', ids).where('h_action', 'update').pluck('h_userid')).toEqual([
       as.superadmin.userId,
       as.superadmin.userId,
       as.superadmin.userId,

@@ -49,12 +49,12 @@ describeEachDb('history of records', (kind) => {
 
     // Events have a trash: the delete is recorded as the marker set, the purge as the row gone.
     expect((await as.superadmin.delete(path(`events/${id}`))).status).toBe(200);
-    const trashed = await t.db('history').where({ h_table: 'events', h_recordid: id }).orderBy('h_seq', 'desc').first();
+    const trashed = await t.db('history_by_record').where({ h_table: 'events', h_recordid: id }).orderBy('h_seq', 'desc').first();
     expect(trashed).toMatchObject({ h_action: 'delete', h_userid: as.superadmin.userId, h_accountid: accountId });
     expect(trashed.h_changes.ev_deleted_at[0]).toBeNull();
     expect(Date.parse(trashed.h_changes.ev_deleted_at[1])).not.toBeNaN();
     expect((await as.superadmin.delete(path(`events/${id}/purge`))).status).toBe(200);
-    const gone = await t.db('history').where({ h_table: 'events', h_recordid: id }).orderBy('h_seq', 'desc').first();
+    const gone = await t.db('history_by_record').where({ h_table: 'events', h_recordid: id }).orderBy('h_seq', 'desc').first();
     expect(gone).toMatchObject({ h_action: 'delete', h_userid: as.superadmin.userId, h_accountid: accountId });
     expect(gone.h_changes.ev_title).toEqual(['Expo 2027', null]);
   });
@@ -82,7 +82,7 @@ describeEachDb('history of records', (kind) => {
       ['set', 'set'],
       [null, 'set'],
     ]);
-    const stored = await t.db('history').where({ h_table: 'integrations', h_recordid: id });
+    const stored = await t.db('history_by_record').where({ h_table: 'integrations', h_recordid: id });
     expect(JSON.stringify(stored)).not.toContain('s3cr3t');
 
     // A user's password: the entry admin's users have a history too.
@@ -121,6 +121,47 @@ describeEachDb('history of records', (kind) => {
     expect((await as.superadmin.post(path(`events/${id}/history/${second.h_id}/revert`))).body).toMatchObject({ ev_title: 'Second', ev_external_id: 'X-1' });
   });
 
+  it('records a bulk change alike share one stored entry; each record’s timeline shows it and reverts to it', async () => {
+    const ev = await as.superadmin.post(path('events'), { ev_title: 'Bulk', ev_name: 'bulk-history', ev_access_type: 'open' });
+    const eventId = ev.body.ev_id as string;
+    const names = ['Ada', 'Bo', 'Cy', 'Di', 'Ed'];
+    const ids: string[] = [];
+    for (const first of names) {
+      const res = await as.superadmin.post(path('leads'), { ld_eventid: eventId, ld_first_name: first, ld_email: `${first.toLowerCase()}@bulk.example` });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      ids.push(res.body.ld_id);
+    }
+    // Four of five were valid; the bulk makes all five invalid: four go true → false alike, the fifth does not change.
+    await t.db('leads').where('ld_id', ids[4]).update({ ld_is_valid: false });
+    const [{ seq: from }] = (await t.db('history').max({ seq: 'h_seq' })) as { seq: string }[];
+    const bulk = await as.superadmin.post(path('leads/bulk'), { action: 'update', filter: { ld_eventid: eventId }, changes: { ld_is_valid: false } });
+    expect(bulk.status, JSON.stringify(bulk.body)).toBe(200);
+    const stored = await t.db('history').where('h_seq', '>', from).select('h_recordid', 'h_recordids', 'h_changes', 'h_userid');
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ h_recordid: null, h_changes: { ld_is_valid: [true, false] }, h_userid: as.superadmin.userId });
+    expect([...stored[0].h_recordids].sort()).toEqual(ids.slice(0, 4).sort());
+    // One row per record in history_by_record.
+    expect((await t.db('history_by_record').where('h_seq', '>', from).pluck('h_recordid')).sort()).toEqual(ids.slice(0, 4).sort());
+
+    for (const id of ids.slice(0, 4)) {
+      const entries = (await as.member.get(path(`leads/${id}/history`))).body as Entry[];
+      expect(entries.map((e) => e.h_action)).toEqual(['update', 'create']);
+      expect(entries[0].h_changes).toEqual({ ld_is_valid: [true, false] });
+    }
+    expect(((await as.member.get(path(`leads/${ids[4]}/history`))).body as Entry[]).map((e) => e.h_action)).toEqual(['update', 'create']);
+
+    // A later change of one record alone is its own entry; reverting the second lead to the shared entry leaves the others.
+    expect((await as.superadmin.put(path(`leads/${ids[1]}`), { ld_first_name: 'Bob' })).status).toBe(200);
+    const [latest, shared] = (await as.superadmin.get(path(`leads/${ids[1]}/history`))).body as Entry[];
+    expect(latest.h_changes).toEqual({ ld_first_name: ['Bo', 'Bob'] });
+    const reverted = await as.superadmin.post(path(`leads/${ids[1]}/history/${shared.h_id}/revert`));
+    expect(reverted.status, JSON.stringify(reverted.body)).toBe(200);
+    expect(reverted.body).toMatchObject({ ld_first_name: 'Bo', ld_is_valid: false });
+    expect(await t.db('leads').whereIn('ld_id', ids).orderBy('ld_first_name').pluck('ld_first_name')).toEqual(names);
+    // The shared entry's id is no entry of a record it does not list.
+    expect((await as.superadmin.post(path(`leads/${ids[4]}/history/${shared.h_id}/revert`))).status).toBe(404);
+  });
+
   it('a revert that the rules refuse changes nothing (validated like any update)', async () => {
     const a = await as.superadmin.post(path('events'), { ev_title: 'Taken', ev_name: 'taken-name', ev_access_type: 'open' });
     await as.superadmin.put(path(`events/${a.body.ev_id}`), { ev_name: 'moved-away' });
@@ -138,7 +179,7 @@ describeEachDb('history of records', (kind) => {
     const [foreign] = await t.db('events').insert({ ev_accountid: other.a_id, ev_title: 'Foreign', ev_name: 'foreign', ev_access_type: 'open' }).returning('ev_id');
     expect((await as.superadmin.get(path(`events/${foreign.ev_id}/history`))).status).toBe(404);
     const mine = await as.superadmin.post(path('events'), { ev_title: 'Mine', ev_name: 'mine', ev_access_type: 'open' });
-    const foreignEntry = await t.db('history').where({ h_recordid: foreign.ev_id }).first();
+    const foreignEntry = await t.db('history_by_record').where({ h_recordid: foreign.ev_id }).first();
     expect((await as.superadmin.post(path(`events/${mine.body.ev_id}/history/${foreignEntry.h_id}/revert`))).status).toBe(404);
     expect((await as.superadmin.post(path(`events/${mine.body.ev_id}/history/not-a-uuid/revert`))).status).toBe(404);
   });
@@ -157,16 +198,16 @@ describeEachDb('history of records', (kind) => {
     expect(element.status, JSON.stringify(element.body)).toBe(201);
     // The form goes to the trash (its elements untouched), then is purged: the cascade removes the element.
     await as.superadmin.delete(path(`forms/${form.body.f_id}`));
-    expect((await t.db('history').where({ h_recordid: element.body.fe_id })).map((e) => e.h_action)).toEqual(['create']);
+    expect((await t.db('history_by_record').where({ h_recordid: element.body.fe_id })).map((e) => e.h_action)).toEqual(['create']);
     expect((await as.superadmin.delete(path(`forms/${form.body.f_id}/purge`))).status).toBe(200);
-    const elementEntries = await t.db('history').where({ h_recordid: element.body.fe_id });
+    const elementEntries = await t.db('history_by_record').where({ h_recordid: element.body.fe_id });
     expect(elementEntries.map((e) => e.h_action).sort()).toEqual(['create', 'delete']);
 
     const doomed = await t.account('Doomed');
     await t.db('events').insert({ ev_accountid: doomed.a_id, ev_title: 'Doomed', ev_name: 'doomed', ev_access_type: 'open' });
     expect((await as.root.delete(`/api/1/accounts/${doomed.a_id}`)).status).toBe(200);
     expect(await t.db('history').where({ h_accountid: doomed.a_id })).toEqual([]);
-    expect(await t.db('history').where({ h_table: 'accounts', h_recordid: doomed.a_id }).orderBy('h_seq').pluck('h_action')).toEqual(['create', 'delete']);
+    expect(await t.db('history_by_record').where({ h_table: 'accounts', h_recordid: doomed.a_id }).orderBy('h_seq').pluck('h_action')).toEqual(['create', 'delete']);
   });
 
   it('every resource that declares history has the trigger that writes it', async () => {

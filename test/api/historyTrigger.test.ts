@@ -19,7 +19,7 @@ async function triggerKinds(db: Knex, table: string): Promise<string[]> {
 }
 
 /**
- * The history per statement (migrations/20261127000101, api/db/migrationHelpers.ts HISTORY_FUNCTION) writes exactly
+ * The history per statement (migrations/20261127000101, api/db/migrationHelpers.ts historyFunction) writes exactly
  * the entries the row trigger of 20261126000001 wrote: the same changes on users (a secret) and leads (an account, the
  * trash), once under each trigger, give the same entries.
  */
@@ -65,7 +65,7 @@ describeEachDb('history per statement', (kind) => {
     await db('leads').where('ld_id', ids[0]).update({ ld_deleted_at: null }); // restore
     await db('leads').where('ld_id', ids[1]).del();
     await db('users').where('u_id', b).del();
-    const entries = (await db('history')
+    const entries = (await db('history_by_record')
       .where('h_seq', '>', from ?? 0)
       .orderBy('h_seq')
       .select('h_table', 'h_recordid', 'h_accountid', 'h_action', 'h_changes', 'h_userid', 'h_user_label')) as Row[];
@@ -128,6 +128,47 @@ describeEachDb('history per statement', (kind) => {
     await t.db('accounts').where('a_id', gone).del();
     const after = await t.db('history').where('h_seq', '>', from).select('h_table', 'h_action');
     expect(after).toEqual([{ h_table: 'accounts', h_action: 'delete' }]);
+  });
+
+  it('rolled back, an entry shared by records becomes one entry per record in its place, and migrated again shares it again', async () => {
+    const GROUPED = '20261128001900_history_grouped';
+    const leads = (await t
+      .db('leads')
+      .insert([1, 2, 3].map((i) => ({ ld_accountid: accountId, ld_eventid: eventId, ld_last_name: `G${i}` })))
+      .returning('ld_id')) as { ld_id: string }[];
+    const ids = leads.map((l) => l.ld_id);
+    const [{ seq: from }] = (await t.db('history').max({ seq: 'h_seq' })) as { seq: string }[];
+    await t.db('leads').whereIn('ld_id', ids).update({ ld_is_valid: false });
+    await t.db('leads').where('ld_id', ids[0]).update({ ld_first_name: 'Alone' });
+    const stored = await t.db('history').where('h_seq', '>', from).orderBy('h_seq').select('h_recordid', 'h_recordids');
+    expect(stored.map((e) => (e.h_recordids ? e.h_recordids.length : 1))).toEqual([3, 1]);
+    const grouped = (await t
+      .db('history_by_record')
+      .whereIn('h_recordid', ids)
+      .orderBy('h_seq')
+      .orderBy('h_recordid')
+      .select('h_id', 'h_recordid', 'h_action', 'h_changes')) as Row[];
+    expect(grouped.map((e) => e.h_action)).toEqual(['create', 'create', 'create', 'update', 'update', 'update', 'update']);
+
+    while ((await appliedMigrations(t.db)).some((m) => m.startsWith(GROUPED))) await rollbackOne(t.db);
+    // The same entries per record in the same order, each stored alone with an id of its own.
+    const alone = (await t.db('history').whereIn('h_recordid', ids).orderBy('h_seq').orderBy('h_recordid').select('h_id', 'h_recordid', 'h_action', 'h_changes')) as Row[];
+    const withoutId = ({ h_id: _id, ...e }: Row) => e;
+    expect(alone.map(withoutId)).toEqual(grouped.map(withoutId));
+    expect(new Set(alone.map((e) => e.h_id)).size).toBe(7);
+    const count = async () => Number((await t.db('history').whereIn('h_recordid', ids).count({ n: '*' }).first())!.n);
+    expect(await count()).toBe(7);
+    await t.db('leads').whereIn('ld_id', ids).update({ ld_is_valid: true });
+    expect(await count()).toBe(10);
+    // A new entry is numbered after every kept one.
+    const [{ max }] = (await t.db('history').max({ max: 'h_seq' })) as { max: string }[];
+    expect(Number(max)).toBe(Number((await t.db('history').count({ n: '*' }).first())!.n));
+
+    await migrateLatest(t.db);
+    await t.db('leads').whereIn('ld_id', ids).update({ ld_is_valid: false });
+    const last = await t.db('history').where('h_seq', '>', max).select('h_recordid', 'h_recordids');
+    expect(last).toHaveLength(1);
+    expect([...last[0].h_recordids].sort()).toEqual([...ids].sort());
   });
 
   it('the migration moves every row trigger to the statement triggers with its arguments, and back', async () => {

@@ -676,7 +676,7 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
           .where({ ld_eventid: String(fx.event.id), ld_source: 'scan' })
           .first('ld_id')
       ).ld_id;
-      const entry = await t.db('history').where({ h_table: 'leads', h_recordid: lead, h_action: 'update' }).orderBy('h_seq', 'desc').first();
+      const entry = await t.db('history_by_record').where({ h_table: 'leads', h_recordid: lead, h_action: 'update' }).orderBy('h_seq', 'desc').first();
       expect(entry).toMatchObject({ h_userid: memberOfA.userId, h_changes: { ld_is_valid: [true, false] } });
       const valid = await update({ ld_eventid: fx.event.id, q: 'bulk1' }, { ld_is_valid: true });
       expect(valid.body).toEqual({ count: 11 }); // Bulk1, Bulk10..Bulk19
@@ -766,7 +766,8 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
       expect(del.body).toEqual({ count: 1 }); // Bulk0 of A only
       expect(await stored(leadB.id)).toBeDefined();
       expect((await bulk({ action: 'delete', filter: { ld_eventid: fx.event.id } }, memberOfB, a)).status).toBe(404);
-      const deletions = async () => Number((await t.db('history').where({ h_table: 'leads', h_action: 'delete', h_userid: superOfA.userId }).count({ n: '*' }).first())?.n);
+      const deletions = async () =>
+        Number((await t.db('history_by_record').where({ h_table: 'leads', h_action: 'delete', h_userid: superOfA.userId }).count({ n: '*' }).first())?.n);
       const before = await deletions();
       const rest = await bulk({ action: 'delete', filter: { ld_eventid: fx.event.id } }, superOfA);
       expect(rest.body).toEqual({ count: 29 });

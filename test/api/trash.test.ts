@@ -72,7 +72,7 @@ describeEachDb('trash', (kind) => {
 
     const row = await t.db('events').where('ev_id', ev.ev_id).first();
     expect(row.ev_deleted_at).not.toBeNull();
-    const entry = await t.db('history').where({ h_table: 'events', h_recordid: ev.ev_id }).orderBy('h_seq', 'desc').first();
+    const entry = await t.db('history_by_record').where({ h_table: 'events', h_recordid: ev.ev_id }).orderBy('h_seq', 'desc').first();
     expect(entry).toMatchObject({ h_action: 'delete', h_userid: as.superadmin.userId });
   });
 
@@ -406,7 +406,7 @@ describeEachDb('trash: what a trashed record is hidden from', (kind) => {
     expect(await t.db('leads').where('ld_id', spared.ld_id).first('ld_deleted_at')).toEqual({ ld_deleted_at: null });
     expect(await t.db('events').where('ev_id', ev.ev_id).first('ev_deleted_at')).toEqual({ ev_deleted_at: null });
     // A history entry per lead, as a single delete writes it: action delete, the time it went, who did it.
-    const entries = await t.db('history').where({ h_table: 'leads', h_action: 'delete' }).whereIn('h_recordid', ids).select('h_recordid', 'h_changes', 'h_userid');
+    const entries = await t.db('history_by_record').where({ h_table: 'leads', h_action: 'delete' }).whereIn('h_recordid', ids).select('h_recordid', 'h_changes', 'h_userid');
     expect(entries).toHaveLength(1200);
     expect(new Set(entries.map((e) => e.h_recordid)).size).toBe(1200);
     for (const e of entries.slice(0, 5)) {
@@ -422,7 +422,7 @@ describeEachDb('trash: what a trashed record is hidden from', (kind) => {
     const res2 = await root.post(api(`leads/${ids[7]}/restore`));
     expect(res2.status, JSON.stringify(res2.body)).toBe(200);
     expect((await root.get(api(`leads/${ids[7]}`))).status).toBe(200);
-    expect(await t.db('history').where({ h_table: 'leads', h_recordid: ids[7] }).orderBy('h_seq', 'desc').first('h_action')).toEqual({ h_action: 'restore' });
+    expect(await t.db('history_by_record').where({ h_table: 'leads', h_recordid: ids[7] }).orderBy('h_seq', 'desc').first('h_action')).toEqual({ h_action: 'restore' });
     // The trashed leads are no longer in the filter: a second bulk delete finds the restored one only.
     expect((await root.post(api('leads/bulk'), { action: 'delete', filter: { ld_eventid: ev.ev_id } })).body).toEqual({ count: 1 });
   });
@@ -433,12 +433,12 @@ describeEachDb('trash: what a trashed record is hidden from', (kind) => {
     const form = await createRecord(root, a, resourceNamed('forms')!, { f_title: 'Bulk form', f_name: uid() });
     const el = await root.post(api('form-elements'), { fe_formid: form.id, fe_name: 'pick', fe_title: 'Pick', fe_type: 'choice_chips_single', fe_listid: lists[1].id });
     expect(el.status, JSON.stringify(el.body)).toBe(201);
-    const before = Number((await t.db('history').where({ h_table: 'lists', h_action: 'delete' }).count({ n: '*' }).first())?.n);
+    const before = Number((await t.db('history_by_record').where({ h_table: 'lists', h_action: 'delete' }).count({ n: '*' }).first())?.n);
     const res = await root.post(api('lists/bulk'), { action: 'delete', ids: lists.map((l) => l.id) });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'bulk_refused', refused: 1, reasons: [{ id: lists[1].id, code: 'reference_conflict' }] });
     for (const l of lists) expect((await root.get(api(`lists/${l.id}`))).status).toBe(200);
-    expect(Number((await t.db('history').where({ h_table: 'lists', h_action: 'delete' }).count({ n: '*' }).first())?.n)).toBe(before);
+    expect(Number((await t.db('history_by_record').where({ h_table: 'lists', h_action: 'delete' }).count({ n: '*' }).first())?.n)).toBe(before);
     const ok = await root.post(api('lists/bulk'), { action: 'delete', ids: [lists[0].id, lists[2].id] });
     expect(ok.body).toEqual({ count: 2 });
   });

@@ -263,6 +263,15 @@ export const leadsHooks: ResourceHooks = {
 const BULK_CHUNK = 5_000;
 /** Fields whose change the update checks the same way for every lead (no answers, transcription or photo rules). */
 const ROW_FREE = new Set(['ld_is_valid', 'ld_ownerid', 'ld_consent_news', 'ld_rating', 'ld_tags', 'ld_notes']);
+const rowFree = (data: Row) => Object.keys(data).every((k) => ROW_FREE.has(k));
+/** The check of a row-free change, once for every lead (an owner who is not a member refuses them all). */
+async function checkRowFree(trx: Knex.Transaction, data: Row, req: Request): Promise<void> {
+  try {
+    await checkReferences(trx, leads, data, accountOf(req), registry);
+  } catch (err) {
+    throw err instanceof ApiError ? new EveryRowRefused(err) : err;
+  }
+}
 const chunksOf = <T>(xs: T[]): T[][] => Array.from({ length: Math.ceil(xs.length / BULK_CHUNK) }, (_, i) => xs.slice(i * BULK_CHUNK, (i + 1) * BULK_CHUNK));
 
 /**
@@ -270,21 +279,27 @@ const chunksOf = <T>(xs: T[]): T[][] => Array.from({ length: Math.ceil(xs.length
  * lead (the owner must be a member: once, and when it fails every lead is refused for it) is one statement per
  * 5,000 leads; any other change goes lead by lead through update. A delete takes the leads' card photos like remove.
  */
-export const leadsBulkHooks: Pick<ResourceHooks, 'updateMany' | 'removeMany'> = {
+export const leadsBulkHooks: Pick<ResourceHooks, 'updateMany' | 'updateMatching' | 'removeMany'> = {
   async updateMany(trx, rows, data, req) {
-    if (Object.keys(data).some((k) => !ROW_FREE.has(k))) {
+    if (!rowFree(data)) {
       for (const row of rows) await leadsHooks.update!(trx, String(row.ld_id), { ...data }, req, row);
       return;
     }
-    try {
-      await checkReferences(trx, leads, data, accountOf(req), registry);
-    } catch (err) {
-      throw err instanceof ApiError ? new EveryRowRefused(err) : err;
-    }
+    await checkRowFree(trx, data, req);
     for (const ids of chunksOf(rows.map((r) => String(r.ld_id))))
       await scoped(trx, leads, accountOf(req))
         .whereIn('ld_id', ids)
         .update({ ...data, ld_updated_at: trx.fn.now() });
+  },
+
+  // By filter: one UPDATE of the leads the list's query selects (100,000 leads: the statement alone, without reading
+  // them into the server and writing them back in 20 statements of 5,000 ids).
+  async updateMatching(trx, matching, data, req) {
+    if (!rowFree(data)) return undefined;
+    await checkRowFree(trx, data, req);
+    return scoped(trx, leads, accountOf(req))
+      .whereIn('ld_id', matching)
+      .update({ ...data, ld_updated_at: trx.fn.now() });
   },
 
   async removeMany(trx, rows, req) {

@@ -48,6 +48,13 @@ export interface ResourceHooks {
    * the row fails. Default: update row by row.
    */
   updateMany?(trx: Knex.Transaction, rows: Row[], data: Row, req: Request): Promise<void>;
+  /**
+   * A bulk update by filter (POST …/bulk {filter}) as one statement over the records `matching` selects (a subquery of
+   * their ids: the list's query with the filter), for a change the resource checks the same way for every record: the
+   * number of records changed. Undefined when this change needs each row (the bulk then reads them and goes through
+   * updateMany). Throws EveryRowRefused when the change is refused. Saves reading every row into the server first.
+   */
+  updateMatching?(trx: Knex.Transaction, matching: Knex.QueryBuilder, data: Row, req: Request): Promise<number | undefined>;
   /** A bulk delete of many stored records at once, like updateMany; optionally returns work for after the commit. */
   removeMany?(trx: Knex.Transaction, rows: Row[], req: Request): Promise<void | { afterCommit?: () => Promise<void> }>;
   /** The row as answered (before hidden columns go and secrets become <field>_set). */
@@ -58,7 +65,7 @@ export interface ResourceHooks {
 
 /** The generic behaviour with a resource's hooks filled in: what the router calls. */
 export type Adapter = Required<Pick<ResourceHooks, 'query' | 'schemas' | 'create' | 'update' | 'remove'>> &
-  Pick<ResourceHooks, 'updateMany' | 'removeMany'> & {
+  Pick<ResourceHooks, 'updateMany' | 'updateMatching' | 'removeMany'> & {
     idColumn: string;
     /** Removes a record for good (a trash resource's purge; for any other the same as remove). */
     purge: Required<ResourceHooks>['remove'];
@@ -108,6 +115,7 @@ export function resourceAdapter(decl: ResourceDeclaration, hooks: ResourceHooks,
   return {
     idColumn,
     updateMany: hooks.updateMany,
+    updateMatching: hooks.updateMatching,
     removeMany: hooks.removeMany,
     query: hooks.query ?? ((db, req, view) => scopeFor(db, decl, req, view).select(`${table}.*`)),
     schemas: hooks.schemas ?? (() => ({ create: decl.create, update: decl.update })),

@@ -81,10 +81,14 @@ export function bulkRoute(router: Router, decl: ResourceDeclaration, adapter: Ad
     const { db } = ctx(req);
     const after: (() => Promise<void>)[] = [];
     const count = await db.transaction(async (trx) => {
+      // By filter, where the resource can change every matching record in one statement: without reading them.
+      if (changes && body.filter && adapter.updateMatching) {
+        const matched = await updateMatching(trx, req, decl, adapter, body, changes);
+        if (matched !== undefined) return matched;
+      }
       const rows = await targetRows(trx, req, decl, adapter, body);
       const reasons: Reason[] = [];
       let refused = 0;
-      const reasonOf = (id: string, err: ApiError): Reason => ({ id, code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) });
       // The resource's set-wise check and write first (a few statements for any number of rows); when it refuses a
       // row, its savepoint goes and every row is checked alone below, for the reasons.
       // A trash resource's delete only marks each record (trashMany below); its removeMany, if any, is the purge's.
@@ -127,22 +131,45 @@ export function bulkRoute(router: Router, decl: ResourceDeclaration, adapter: Ad
           if (reasons.length < BULK_REASONS) reasons.push(reasonOf(id, err));
         }
       }
-      if (refused)
-        throw new ApiError(
-          400,
-          'bulk_refused',
-          `${refused} of ${rows.length} records cannot be ${body.action === 'delete' ? 'deleted' : 'changed'}; nothing was changed`,
-          undefined,
-          {
-            refused,
-            reasons,
-          },
-        );
+      if (refused) throw bulkRefused(body.action, refused, rows.length, reasons);
       return rows.length;
     });
     for (const work of after) await work();
     res.json({ count });
   });
+}
+
+const reasonOf = (id: string, err: ApiError): Reason => ({ id, code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) });
+
+/** 400 bulk_refused: how many of how many, the first few reasons; nothing was changed. */
+const bulkRefused = (action: BulkBody['action'], refused: number, of: number, reasons: Reason[]) =>
+  new ApiError(400, 'bulk_refused', `${refused} of ${of} records cannot be ${action === 'delete' ? 'deleted' : 'changed'}; nothing was changed`, undefined, {
+    refused,
+    reasons,
+  });
+
+/**
+ * A bulk update by filter through the resource's updateMatching: the ids the list's query selects with the filter, as
+ * a subquery of one UPDATE. Undefined when the resource needs the rows for this change. Refused (EveryRowRefused):
+ * every matching record is, with the first few as reasons; nothing matching is a count of 0, as row by row.
+ */
+async function updateMatching(trx: Knex.Transaction, req: Request, decl: ResourceDeclaration, adapter: Adapter, body: BulkBody, changes: Row): Promise<number | undefined> {
+  const filter = parseFilter(body.filter ?? {}, decl, adapter.idColumn);
+  const matching = () => trx.select(adapter.idColumn).from(applyFilters(adapter.query(trx as unknown as Knex, req), filter, decl, adapter.idColumn).as('matching'));
+  try {
+    return await trx.transaction((sp) => adapter.updateMatching!(sp, matching(), { ...changes }, req));
+  } catch (err) {
+    if (!(err instanceof EveryRowRefused)) throw filterValueError(err);
+    const total = Number((await trx.count({ n: '*' }).from(matching().as('m')).first())?.n ?? 0);
+    if (!total) return 0;
+    const first = (await matching().orderBy(adapter.idColumn).limit(BULK_REASONS)) as Row[];
+    throw bulkRefused(
+      'update',
+      total,
+      total,
+      first.map((r) => reasonOf(String(r[adapter.idColumn]), err.reason)),
+    );
+  }
 }
 
 /** The changes of a bulk update: only `bulk` fields, at least one, validated by the update schema. */

@@ -666,8 +666,12 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body).toEqual({ count: 20 });
       expect(await inEvent({ ld_is_valid: false })).toBe(20);
-      // Set-wise: one read of the leads, one update of them all, one savepoint; no statement per lead.
-      expect(statements.filter((s) => /^update "leads"/i.test(s))).toHaveLength(1);
+      // Set-wise by filter: one update of every lead the list's query selects, one savepoint; the leads are not read
+      // into the server first (no select from leads), no statement per lead.
+      const updates = statements.filter((s) => /^update "leads"/i.test(s));
+      expect(updates).toHaveLength(1);
+      expect(updates[0]).toMatch(/"ld_id" in \(select "ld_id" from \(select "leads"\.\* from "leads"/i);
+      expect(statements.filter((s) => /^select/i.test(s) && /from "leads"/i.test(s))).toEqual([]);
       expect(statements.filter((s) => /^savepoint/i.test(s))).toHaveLength(1);
       expect(statements.length).toBeLessThan(12);
       const lead = (
@@ -690,6 +694,31 @@ describeEachDb('leads: create and update rules, idempotent creates, filters, rig
       ).map((r) => r.ld_id);
       expect((await bulk({ action: 'update', ids, changes: { ld_is_valid: true } })).body).toEqual({ count: 9 });
       expect(await inEvent({ ld_is_valid: false })).toBe(0);
+    });
+
+    it('by filter changes only what the list shows: not the leads of an event in the trash, nor another account’s', async () => {
+      const hidden = await makeLeadEvent(root, a);
+      const kept = await create(memberOfA, { ld_eventid: hidden.event.id, ld_answers: answersFor({ first_name: 'Hidden' }) });
+      expect(kept.status).toBe(201);
+      const ofB = await create(memberOfB, { ld_eventid: evB.event.id, ld_answers: answersFor({ first_name: 'OtherAccount' }) }, b);
+      expect(ofB.status, JSON.stringify(ofB.body)).toBe(201);
+      expect((await root.delete(`/api/1/accounts/${a}/events/${hidden.event.id}`)).status).toBe(200);
+      const visible = await count();
+      const res = await update({}, { ld_rating: 3 });
+      expect(res.body).toEqual({ count: visible });
+      const rated = async (id: string) => (await t.db('leads').where('ld_id', id).first('ld_rating')).ld_rating;
+      expect(await rated(kept.body.ld_id)).toBeNull();
+      expect(await rated(ofB.body.ld_id)).toBeNull();
+      expect(
+        await t
+          .db('leads')
+          .where({ ld_accountid: a, ld_rating: 3 })
+          .count({ n: '*' })
+          .first()
+          .then((r) => Number(r?.n)),
+      ).toBe(visible);
+      expect((await root.post(`/api/1/accounts/${a}/events/${hidden.event.id}/restore`)).status).toBe(200);
+      await t.db('leads').where('ld_accountid', a).update({ ld_rating: null });
     });
 
     it('hands leads to another owner only when the owner is a member (like a single update); nothing changes otherwise', async () => {

@@ -2,7 +2,8 @@ import type { Router } from 'express';
 import { ctx } from '../context.js';
 import { notFound } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
-import { eventGraph, formGraph } from '../models/graphs.js';
+import { formGraph } from '../models/graphs.js';
+import { cachedEventGraph } from '../models/graphCache.js';
 import { isUuid } from '../../resources/fields.js';
 import { accountOf } from '../models/scope.js';
 
@@ -20,7 +21,7 @@ export function formGraphRoute(router: Router): void {
 export function eventGraphRoute(router: Router): void {
   router.get('/:id/graph', requirePermission('account_events', 'read'), requirePermission('account_event_forms', 'read'), async (req, res) => {
     const id = String(req.params.id);
-    const graph = isUuid(id) ? await eventGraph(ctx(req).db, accountOf(req), id.toLowerCase()) : undefined;
+    const graph = isUuid(id) ? await cachedEventGraph(ctx(req).db, accountOf(req), id.toLowerCase()) : undefined;
     if (!graph) throw notFound();
     res.json(graph);
   });

@@ -4,7 +4,8 @@ import { ctx } from '../context.js';
 import { ApiError } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
 import { scoped, accountOf } from '../models/scope.js';
-import { eventGraph, type FormGraph } from '../models/graphs.js';
+import { type FormGraph } from '../models/graphs.js';
+import { eventGraphIn } from '../models/graphCache.js';
 import { parseFilter } from '../crud/list.js';
 import { elementsOf, leadFromAnswers, OWN_FIELDS } from '../services/leads.js';
 import { leadsCsvFromFilter } from './leadExport.js';
@@ -141,8 +142,9 @@ function registrationConflict(err: unknown): unknown {
 /** The page's language for the built-in consent text. */
 const localeOf = (req: Request): string => req.acceptsLanguages('en', 'nl') || 'en';
 
-async function graphOf(trx: Knex.Transaction, accountId: string, eventId: string) {
-  const graph = await eventGraph(trx, accountId, eventId);
+/** The event's graph for a write in `trx`: the process's kept one (api/models/graphCache.ts) or read in the transaction. */
+async function graphOf(trx: Knex.Transaction, req: Request, accountId: string, eventId: string) {
+  const graph = await eventGraphIn(ctx(req).db, trx, accountId, eventId);
   if (!graph) throw invalid(leads, { ld_eventid: 'error_reference_invalid' });
   return graph;
 }
@@ -196,7 +198,7 @@ export const leadsHooks: ResourceHooks = {
 
     await checkReferences(trx, leads, data, accountId, registry);
     await assertFileKinds(trx, accountId, data);
-    const graph = await graphOf(trx, accountId, String(data.ld_eventid));
+    const graph = await graphOf(trx, req, accountId, String(data.ld_eventid));
     const given = (req.body as Row | undefined)?.ld_transcription_status;
     const card = data.ld_source === 'card' && Boolean(data.ld_front_fileid);
     if (given === undefined || given === null || given === '') data.ld_transcription_status = card ? 'pending' : 'none';
@@ -239,7 +241,7 @@ export const leadsHooks: ResourceHooks = {
     const statusChanged = data.ld_transcription_status !== undefined && data.ld_transcription_status !== existing.ld_transcription_status;
     const open = OPEN_TRANSCRIPTION.includes(String(status));
     if (answersSent || ownSent || (statusChanged && !open)) {
-      const graph = await graphOf(trx, accountId, String(existing.ld_eventid));
+      const graph = await graphOf(trx, req, accountId, String(existing.ld_eventid));
       const elements = elementsForLead(graph, existing.ld_source);
       const names = new Set(elements.map((e) => e.fe_name));
       // Only own fields without an element, and no other change to the answers: nothing to check.

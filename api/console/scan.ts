@@ -4,7 +4,7 @@ import { ctx } from '../context.js';
 import { ApiError, notFound, validate } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
 import { scoped, accountOf } from '../models/scope.js';
-import { eventGraph } from '../models/graphs.js';
+import { cachedEventGraph } from '../models/graphCache.js';
 import { badgeScan, type BadgeAnswers } from '../services/badgeScan.js';
 import { elementsOf, OWN_FIELDS } from '../services/leads.js';
 import { isUuid } from '../../resources/fields.js';
@@ -29,7 +29,7 @@ export function eventScanRoute(router: Router): void {
     rejectNulBytes(req.body);
     const { db, config } = ctx(req);
     const accountId = accountOf(req);
-    const graph = await eventGraph(db, accountId, id.toLowerCase());
+    const graph = await cachedEventGraph(db, accountId, id.toLowerCase());
     if (!graph) throw notFound();
     const { code } = validate(scanBody, req.body);
     const integration = await scoped(db, eventIntegrations, accountId)

@@ -54,7 +54,13 @@ export async function formGraph(db: Knex, accountId: string, formId: string): Pr
 }
 
 /** An event with the forms booth staff fill for it, in order, and its registration form, each as a form graph. */
-export async function eventGraph(db: Knex, accountId: string, eventId: string): Promise<{ event: Row; forms: FormGraph[]; registration?: FormGraph } | undefined> {
+export interface EventGraph {
+  event: Row;
+  forms: FormGraph[];
+  registration?: FormGraph;
+}
+
+export async function eventGraph(db: Knex, accountId: string, eventId: string): Promise<EventGraph | undefined> {
   const event = await scoped(db, events, accountId).where('ev_id', eventId).first();
   if (!event) return undefined;
   const links: Row[] = await scoped(db, eventForms, accountId)

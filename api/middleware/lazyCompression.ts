@@ -1,6 +1,8 @@
 import http from 'node:http';
+import zlib from 'node:zlib';
 import compression from 'compression';
 import type { Express, Response } from 'express';
+import Negotiator from 'negotiator';
 
 const ENGAGED = Symbol('compression engaged');
 // compression's own test, case-insensitive as its is (Cache-Control directives are)
@@ -20,7 +22,13 @@ type Res = Response & { [ENGAGED]?: boolean };
  * - otherwise (a stream's first write, a large body): hand the response to `compression` itself, unchanged, and
  *   replay the call through it.
  *
- * Same headers and bytes as `compression()` mounted for every request (test/unit/lazyCompression.test.ts).
+ * - on `end` with the whole body over the threshold but at most WHOLE_MAX (a list page, a record): compress it in one
+ *   call, as `compression` would have chosen (the same negotiation, encoding and level), and send it with its
+ *   Content-Length in one write. A stream through the zlib thread pool cost a list page a wake-up of the pool, a
+ *   stream's machinery and a chunked response's two writes (issue 18, CPU per list page).
+ *
+ * Same headers and bytes as `compression()` mounted for every request (test/unit/lazyCompression.test.ts), except that
+ * a whole body it compresses goes with a Content-Length instead of chunked.
  */
 export function installLazyCompression(app: Express, options: compression.CompressionOptions = {}): void {
   const threshold = typeof options.threshold === 'number' ? options.threshold : 1024;
@@ -50,12 +58,48 @@ export function installLazyCompression(app: Express, options: compression.Compre
         this[ENGAGED] = false;
         if (filter(this.req, this) && !NO_TRANSFORM.test(String(this.getHeader('Cache-Control') ?? ''))) addVary(this);
       } else {
+        const whole =
+          typeof chunk !== 'function' && !this.headersSent
+            ? compressWhole(this, filter, chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : undefined)
+            : undefined;
+        if (whole) {
+          this[ENGAGED] = false;
+          return (base.end as (...a: unknown[]) => Response).call(this, whole);
+        }
         engage(this);
         return (this.end as (...a: unknown[]) => Response)(...args);
       }
     }
     return (base.end as (...a: unknown[]) => Response).apply(this, args);
   } as Response['end'];
+}
+
+/** The largest whole body compressed in one call (on the event loop); larger ones go through the stream. */
+const WHOLE_MAX = 256 * 1024;
+const SUPPORTED = ['br', 'gzip', 'deflate', 'identity'];
+const PREFERRED = ['br', 'gzip'];
+// compression's defaults: zlib's own level for gzip and deflate, quality 4 for brotli.
+const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+
+/**
+ * A whole body (under WHOLE_MAX, over the threshold: the caller checked) compressed as `compression` would for this
+ * request, with its headers set; undefined when compression would leave it alone or stream it.
+ */
+function compressWhole(res: Response, filter: compression.CompressionFilter, chunk: unknown, encoding: BufferEncoding | undefined): Buffer | undefined {
+  if (typeof chunk !== 'string' && !Buffer.isBuffer(chunk)) return undefined;
+  const body = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
+  if (body.length > WHOLE_MAX || res.req.method === 'HEAD') return undefined;
+  if (res.getHeader('Content-Encoding') !== undefined && res.getHeader('Content-Encoding') !== 'identity') return undefined;
+  if (!filter(res.req, res) || NO_TRANSFORM.test(String(res.getHeader('Cache-Control') ?? ''))) return undefined;
+  // negotiator 1's options (the preferred order among equals, as compression's 0.6.4 takes it; @types describe 0.6).
+  const negotiator = new Negotiator(res.req) as unknown as { encoding(available: string[], options: { preferred: string[] }): string | undefined };
+  const method = res.req.headers['accept-encoding'] ? negotiator.encoding(SUPPORTED, { preferred: PREFERRED }) : 'identity';
+  if (!method || method === 'identity') return undefined;
+  const out = method === 'br' ? zlib.brotliCompressSync(body, BROTLI) : method === 'gzip' ? zlib.gzipSync(body) : zlib.deflateSync(body);
+  addVary(res);
+  res.setHeader('Content-Encoding', method);
+  res.setHeader('Content-Length', out.length);
+  return out;
 }
 
 /** Compression's own test: the Content-Length when there is one, else the length of the last chunk. */

@@ -21,6 +21,8 @@ const CASES: Record<string, express.RequestHandler> = {
   bigJson: (_req, res) => void res.json(bigJson),
   smallText: (_req, res) => void res.send('hello'),
   bigHtml: (_req, res) => void res.send(`<p>${bigText}</p>`),
+  // Over compressWhole's 256 KiB: streamed by compression() as before.
+  hugeText: (_req, res) => void res.type('text/plain').send(bigText.repeat(20)),
   streamed: (_req, res) => {
     res.type('text/csv');
     for (let i = 0; i < 50; i++) res.write(`row ${i},${bigText.slice(0, 200)}\n`);
@@ -64,6 +66,9 @@ function build(lazy: boolean): Express {
   return app;
 }
 
+/** Whole bodies over the threshold, compressed in one call (api/middleware/lazyCompression.ts compressWhole). */
+const WHOLE = new Set(['bigJson', 'bigHtml', 'varyKeptBig', 'endString']);
+
 describe('lazy compression: the same answers as compression() on every request', () => {
   let lazy: Awaited<ReturnType<typeof listenApp>>;
   let eager: Awaited<ReturnType<typeof listenApp>>;
@@ -95,6 +100,17 @@ describe('lazy compression: the same answers as compression() on every request',
               delete r.headers['transfer-encoding'];
             }
           }
+          if (WHOLE.has(name) && a.headers['content-encoding']) {
+            // A whole body it compresses goes in one write with its length (compressWhole); compression() streams it
+            // chunked. The same bytes.
+            expect(a.headers['content-length']).toBe(method === 'HEAD' ? undefined : String(a.body.length));
+            expect(a.headers['transfer-encoding']).toBeUndefined();
+            expect(b.headers['transfer-encoding']).toBe('chunked');
+            for (const r of [a, b]) {
+              delete r.headers['content-length'];
+              delete r.headers['transfer-encoding'];
+            }
+          }
           expect(a, `${name} with "${enc}"`).toEqual(b);
         }
       });
@@ -102,7 +118,7 @@ describe('lazy compression: the same answers as compression() on every request',
   }
 
   it('compresses what it should (the cases are not all left alone)', async () => {
-    for (const name of ['bigJson', 'bigHtml', 'streamed', 'piped', 'sendFile', 'endString', 'varyKeptBig']) {
+    for (const name of ['bigJson', 'bigHtml', 'streamed', 'piped', 'sendFile', 'endString', 'varyKeptBig', 'hugeText']) {
       const res = await rawRequest(lazy.base, `/${name}`, 'GET', { 'Accept-Encoding': 'gzip, deflate, br' });
       expect(res.headers['content-encoding'], name).toBe('br');
     }

@@ -3,7 +3,10 @@ import { ctx } from '../context.js';
 import { ApiError, notFound, unauthorized } from '../errors.js';
 import { isUuid } from '../../resources/fields.js';
 import { accountRoleOf, PLATFORM_STAFF_ROLES } from '../../resources/permissions.js';
+import type { Account } from '../../resources/accounts.js';
 import { lowerRole } from '../services/apiTokens.js';
+import { processCache } from '../db/processCache.js';
+import { ACCOUNT_CHANNEL } from '../services/sessionCache.js';
 
 /** Readable cookies the client uses for its first paint (spec 4); the truth stays in the session. */
 export const STATE_COOKIES = ['is_logged_in', 'user_role', 'account_role'] as const;
@@ -17,19 +20,36 @@ export const requireUser: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * Resolves the account named by :accountId and the caller's role in it, in one query. An account the caller may not
- * see (not platform staff, not a member) answers 404 exactly like one that does not exist, so no route tells a member
- * which other accounts exist. A user whose own role is root acts as root in every account.
+ * The account with the user's membership role (au_role; null when not a member), or undefined when there is no such
+ * account: kept per process for 10 s at most and dropped on any write to accounts or members (this process's at once;
+ * on PostgreSQL every process's, NOTIFY leadstage_account at commit, migration 20261128001920) and on a user's delete
+ * (its memberships go with it). Saves every account request a query (issue 18: CPU per leads list page).
+ */
+const accountsWithRole = processCache<(Account & { au_role: string | null }) | undefined>({
+  tables: ['accounts', 'account_users'],
+  alsoOn: /^\s*delete\s+from\s+"?users"?\b/i,
+  channel: ACCOUNT_CHANNEL,
+  max: 50_000,
+  maxAgeMs: 10_000,
+});
+
+/**
+ * Resolves the account named by :accountId and the caller's role in it, in one query (or none, kept). An account the
+ * caller may not see (not platform staff, not a member) answers 404 exactly like one that does not exist, so no route
+ * tells a member which other accounts exist. A user whose own role is root acts as root in every account.
  */
 export function resolveAccount(param = 'accountId'): RequestHandler {
   return async (req, _res, next) => {
     const id = req.params[param];
     if (!isUuid(id) || !req.user) throw notFound('Account not found');
     const { db } = ctx(req);
-    const row = await db('accounts')
-      .leftJoin('account_users', (j) => j.on('au_accountid', 'a_id').andOnVal('au_userid', req.user!.u_id))
-      .where('a_id', id)
-      .first('accounts.*', 'au_role');
+    const userId = req.user.u_id;
+    const row = await accountsWithRole.get(db, `${userId}:${String(id).toLowerCase()}`, () =>
+      db('accounts')
+        .leftJoin('account_users', (j) => j.on('au_accountid', 'a_id').andOnVal('au_userid', userId))
+        .where('a_id', id)
+        .first('accounts.*', 'au_role'),
+    );
     const staff = PLATFORM_STAFF_ROLES.includes(req.user.u_role);
     if (!row || (!staff && !row.au_role)) throw notFound('Account not found');
     const { au_role, ...account } = row;

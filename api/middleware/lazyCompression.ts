@@ -35,6 +35,8 @@ export function installLazyCompression(app: Express, options: compression.Compre
   if (options.threshold !== undefined && typeof options.threshold !== 'number') throw new Error('lazy compression: give the threshold in bytes');
   const compress = compression({ ...options, threshold });
   const filter = options.filter ?? compression.filter;
+  // What compression() gives its zlib streams, for the bodies compressed whole: its brotli quality (4 unless given).
+  const zlibOptions: Settings = { gzip: { level: options.level }, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, ...options.brotli?.params } } };
   const base = http.ServerResponse.prototype;
   const proto = app.response as Res;
 
@@ -60,7 +62,7 @@ export function installLazyCompression(app: Express, options: compression.Compre
       } else {
         const whole =
           typeof chunk !== 'function' && !this.headersSent
-            ? compressWhole(this, filter, chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : undefined)
+            ? compressWhole(this, filter, zlibOptions, chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : undefined)
             : undefined;
         if (whole) {
           this[ENGAGED] = false;
@@ -78,14 +80,16 @@ export function installLazyCompression(app: Express, options: compression.Compre
 const WHOLE_MAX = 256 * 1024;
 const SUPPORTED = ['br', 'gzip', 'deflate', 'identity'];
 const PREFERRED = ['br', 'gzip'];
-// compression's defaults: zlib's own level for gzip and deflate, quality 4 for brotli.
-const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+interface Settings {
+  gzip: zlib.ZlibOptions;
+  br: zlib.BrotliOptions;
+}
 
 /**
  * A whole body (under WHOLE_MAX, over the threshold: the caller checked) compressed as `compression` would for this
  * request, with its headers set; undefined when compression would leave it alone or stream it.
  */
-function compressWhole(res: Response, filter: compression.CompressionFilter, chunk: unknown, encoding: BufferEncoding | undefined): Buffer | undefined {
+function compressWhole(res: Response, filter: compression.CompressionFilter, settings: Settings, chunk: unknown, encoding: BufferEncoding | undefined): Buffer | undefined {
   if (typeof chunk !== 'string' && !Buffer.isBuffer(chunk)) return undefined;
   const body = typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk;
   if (body.length > WHOLE_MAX || res.req.method === 'HEAD') return undefined;
@@ -95,7 +99,7 @@ function compressWhole(res: Response, filter: compression.CompressionFilter, chu
   const negotiator = new Negotiator(res.req) as unknown as { encoding(available: string[], options: { preferred: string[] }): string | undefined };
   const method = res.req.headers['accept-encoding'] ? negotiator.encoding(SUPPORTED, { preferred: PREFERRED }) : 'identity';
   if (!method || method === 'identity') return undefined;
-  const out = method === 'br' ? zlib.brotliCompressSync(body, BROTLI) : method === 'gzip' ? zlib.gzipSync(body) : zlib.deflateSync(body);
+  const out = method === 'br' ? zlib.brotliCompressSync(body, settings.br) : method === 'gzip' ? zlib.gzipSync(body, settings.gzip) : zlib.deflateSync(body, settings.gzip);
   addVary(res);
   res.setHeader('Content-Encoding', method);
   res.setHeader('Content-Length', out.length);

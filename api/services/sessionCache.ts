@@ -17,13 +17,15 @@ const MAX_ENTRIES = 50_000;
 const CHANNEL = 'leadstage_auth';
 /**
  * Other caches' channels, heard on the same connection (one listener per process): the player's manifests
- * (api/services/player.ts), notified by statement triggers on their tables (migration 20261127000700), and the event
- * graphs below.
+ * (api/services/player.ts), notified by statement triggers on their tables (migration 20261127000700), the event
+ * graphs and the accounts below (api/db/processCache.ts).
  */
 export const MANIFEST_CHANNEL = 'leadstage_manifest';
 /** The event graphs' (api/models/graphCache.ts), notified by statement triggers on their tables (20261128001910). */
 export const GRAPH_CHANNEL = 'leadstage_graph';
-const CHANNELS = [CHANNEL, MANIFEST_CHANNEL, GRAPH_CHANNEL];
+/** The accounts with their members (api/middleware/auth.ts resolveAccount), notified by triggers (20261128001920). */
+export const ACCOUNT_CHANNEL = 'leadstage_account';
+const CHANNELS = [CHANNEL, MANIFEST_CHANNEL, GRAPH_CHANNEL, ACCOUNT_CHANNEL];
 /** The writes that can end a session or change its user (a session's renewal, an UPDATE of sessions, cannot). */
 const AUTH_WRITE_RE = /^\s*(update\s+"?users"?\s|delete\s+from\s+"?(users|sessions)"?(\s|$)|truncate\b)/i;
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import compression from 'compression';
@@ -55,13 +56,13 @@ const CASES: Record<string, express.RequestHandler> = {
   },
 };
 
-function build(lazy: boolean): Express {
+function build(lazy: boolean, options: compression.CompressionOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   installLeanJson(app);
-  if (lazy) installLazyCompression(app);
-  else app.use(compression());
+  if (lazy) installLazyCompression(app, options);
+  else app.use(compression(options));
   for (const [name, handler] of Object.entries(CASES)) app.all(`/${name}`, handler);
   return app;
 }
@@ -116,6 +117,25 @@ describe('lazy compression: the same answers as compression() on every request',
       });
     }
   }
+
+  it('gives a whole body the options compression() would (a brotli quality and a gzip level of its own)', async () => {
+    const options = { brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2 } }, level: 1 };
+    const lazyTuned = await listenApp(build(true, options));
+    const eagerTuned = await listenApp(build(false, options));
+    try {
+      for (const enc of ['br', 'gzip', 'deflate']) {
+        const a = await rawRequest(lazyTuned.base, '/bigJson', 'GET', { 'Accept-Encoding': enc });
+        const b = await rawRequest(eagerTuned.base, '/bigJson', 'GET', { 'Accept-Encoding': enc });
+        expect(a.headers['content-encoding']).toBe(enc);
+        expect(a.body.equals(b.body), enc).toBe(true);
+        // and not what the defaults give
+        expect(a.body.equals((await rawRequest(lazy.base, '/bigJson', 'GET', { 'Accept-Encoding': enc })).body), enc).toBe(false);
+      }
+    } finally {
+      lazyTuned.server.close();
+      eagerTuned.server.close();
+    }
+  });
 
   it('compresses what it should (the cases are not all left alone)', async () => {
     for (const name of ['bigJson', 'bigHtml', 'streamed', 'piped', 'sendFile', 'endString', 'varyKeptBig', 'hugeText']) {

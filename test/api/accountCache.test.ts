@@ -1,0 +1,64 @@
+import type { Server } from 'node:http';
+import request from 'supertest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createKnex } from '../../api/db/knex.js';
+import { createApp } from '../../api/app.js';
+import { describeEachDb } from '../helpers/db.js';
+import { queriesOf, type Signed, type TestApp } from '../helpers/app.js';
+import { accountPath, startConsoleApp } from '../helpers/console.js';
+
+/**
+ * The accounts with the caller's membership kept per process (api/middleware/auth.ts resolveAccount): an account
+ * request after the first reads neither, and a membership taken away (or given, or an account renamed) counts at the
+ * next request, in this process at once and in another within a second.
+ */
+describeEachDb('kept accounts and memberships', (kind) => {
+  let t: TestApp;
+  let a: string;
+  let member: Signed;
+  const ACCOUNT_READ = /from "accounts" left join "account_users"/i;
+  const events = () => accountPath(a, 'events');
+
+  beforeAll(async () => {
+    ({ t, a } = await startConsoleApp(kind, 'Kept'));
+    member = await t.signedIn('member');
+  });
+  afterAll(() => t?.close());
+
+  it('reads the account once; a membership taken away or given counts at the next request', async () => {
+    expect((await member.get(events())).status).toBe(404); // not a member yet (and that is kept too)
+    await t.member(a, member.userId);
+    // The first request reads the account once (a knex query kept as is would run again on every await).
+    expect((await queriesOf(t.db, async () => expect((await member.get(events())).status).toBe(200))).filter((s) => ACCOUNT_READ.test(s))).toHaveLength(1);
+    const again = await queriesOf(t.db, async () => expect((await member.get(events())).status).toBe(200));
+    expect(again.filter((s) => ACCOUNT_READ.test(s))).toEqual([]);
+    await t.db('account_users').where({ au_accountid: a, au_userid: member.userId }).del();
+    expect((await member.get(events())).status).toBe(404);
+    await t.member(a, member.userId, 'member');
+    const renamed = `Renamed ${Date.now()}`;
+    await t.db('accounts').where('a_id', a).update({ a_name: renamed });
+    expect((await member.get(accountPath(a, 'settings'))).status).not.toBe(500);
+    expect((await member.get(events())).status).toBe(200);
+  });
+
+  if (kind === 'postgres')
+    it('a membership taken away through another connection counts in this process within a second', async () => {
+      const db2 = createKnex({ databaseUrl: t.url!, log: () => undefined });
+      const { app } = createApp({ db: db2, config: t.config, log: () => undefined });
+      const server2 = await new Promise<Server>((resolve) => {
+        const s = app.listen(0, '127.0.0.1', () => resolve(s));
+      });
+      try {
+        const get = () => request(server2).get(events()).set('Cookie', member.cookieHeader());
+        // Kept in the second process once its listener is up.
+        await expect.poll(async () => (await queriesOf(db2, async () => expect((await get()).status).toBe(200))).filter((s) => ACCOUNT_READ.test(s))).toEqual([]);
+        await t.db('account_users').where({ au_accountid: a, au_userid: member.userId }).del();
+        await expect.poll(async () => (await get()).status, { timeout: 1000, interval: 20 }).toBe(404);
+        await t.member(a, member.userId, 'member');
+        await expect.poll(async () => (await get()).status, { timeout: 1000, interval: 20 }).toBe(200);
+      } finally {
+        await new Promise((r) => server2.close(r));
+        await db2.destroy();
+      }
+    });
+});

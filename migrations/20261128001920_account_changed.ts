@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { dropNotifyOnWrite, notifyOnWrite } from '../api/db/migrationHelpers.js';
 
 /**
  * Statement triggers on accounts and account_users that NOTIFY leadstage_account at commit, so every API process drops
@@ -9,16 +10,9 @@ import type { Knex } from 'knex';
 const TABLES = ['accounts', 'account_users'];
 
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`create function leadstage_account_changed() returns trigger language plpgsql as $$
-    begin perform pg_notify('leadstage_account', ''); return null; end $$`);
-  for (const table of TABLES)
-    await knex.raw(`create trigger ?? after insert or update or delete or truncate on ?? for each statement execute function leadstage_account_changed()`, [
-      `${table}_account_changed`,
-      table,
-    ]);
+  await notifyOnWrite(knex, 'leadstage_account_changed', 'leadstage_account', TABLES, 'account_changed');
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of TABLES) await knex.raw('drop trigger if exists ?? on ??', [`${table}_account_changed`, table]);
-  await knex.raw('drop function if exists leadstage_account_changed()');
+  await dropNotifyOnWrite(knex, 'leadstage_account_changed', TABLES, 'account_changed');
 }

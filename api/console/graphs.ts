@@ -3,7 +3,7 @@ import { ctx } from '../context.js';
 import { notFound } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
 import { formGraph } from '../models/graphs.js';
-import { cachedEventGraph } from '../models/graphCache.js';
+import { cachedEventGraph } from '../services/graphCache.js';
 import { isUuid } from '../../resources/fields.js';
 import { accountOf } from '../models/scope.js';
 

@@ -5,7 +5,7 @@ import { ApiError } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
 import { scoped, accountOf } from '../models/scope.js';
 import { type FormGraph } from '../models/graphs.js';
-import { eventGraphIn } from '../models/graphCache.js';
+import { eventGraphIn } from '../services/graphCache.js';
 import { parseFilter } from '../crud/list.js';
 import { elementsOf, leadFromAnswers, OWN_FIELDS } from '../services/leads.js';
 import { leadsCsvFromFilter } from './leadExport.js';
@@ -142,7 +142,7 @@ function registrationConflict(err: unknown): unknown {
 /** The page's language for the built-in consent text. */
 const localeOf = (req: Request): string => req.acceptsLanguages('en', 'nl') || 'en';
 
-/** The event's graph for a write in `trx`: the process's kept one (api/models/graphCache.ts) or read in the transaction. */
+/** The event's graph for a write in `trx`: the process's kept one (api/services/graphCache.ts) or read in the transaction. */
 async function graphOf(trx: Knex.Transaction, req: Request, accountId: string, eventId: string) {
   const graph = await eventGraphIn(ctx(req).db, trx, accountId, eventId);
   if (!graph) throw invalid(leads, { ld_eventid: 'error_reference_invalid' });

@@ -4,7 +4,7 @@ import { ctx } from '../context.js';
 import { ApiError, notFound, validate } from '../errors.js';
 import { requirePermission } from '../middleware/auth.js';
 import { scoped, accountOf } from '../models/scope.js';
-import { cachedEventGraph } from '../models/graphCache.js';
+import { cachedEventGraph } from '../services/graphCache.js';
 import { badgeScan, type BadgeAnswers } from '../services/badgeScan.js';
 import { elementsOf, OWN_FIELDS } from '../services/leads.js';
 import { isUuid } from '../../resources/fields.js';

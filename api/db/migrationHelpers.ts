@@ -118,6 +118,23 @@ export async function prefixSearchIndex(knex: Knex, table: string, column: strin
   await knex.raw(`create index ?? on ?? (${scope ? '??, ' : ''}lower(??) text_pattern_ops)`, [`${table}_${column}_prefix`, table, ...(scope ? [scope] : []), column]);
 }
 
+/**
+ * Statement triggers `<table>_<name>` on `tables` that NOTIFY `channel` at commit, through the function `<fn>`: how
+ * the other API processes hear that what they keep from those tables is stale (api/db/processCache.ts).
+ */
+export async function notifyOnWrite(knex: Knex, fn: string, channel: string, tables: readonly string[], name: string): Promise<void> {
+  if (!/^[a-z_]+$/.test(channel)) throw new Error(`notifyOnWrite: ${channel} is not a channel name`);
+  await knex.raw(`create function ?? () returns trigger language plpgsql as $$ begin perform pg_notify('${channel}', ''); return null; end $$`, [fn]);
+  for (const table of tables)
+    await knex.raw('create trigger ?? after insert or update or delete or truncate on ?? for each statement execute function ?? ()', [`${table}_${name}`, table, fn]);
+}
+
+/** Undoes notifyOnWrite. */
+export async function dropNotifyOnWrite(knex: Knex, fn: string, tables: readonly string[], name: string): Promise<void> {
+  for (const table of tables) await knex.raw('drop trigger if exists ?? on ??', [`${table}_${name}`, table]);
+  await knex.raw('drop function if exists ?? ()', [fn]);
+}
+
 /** Undoes prefixSearchIndex. */
 export async function dropPrefixSearchIndex(knex: Knex, table: string, column: string): Promise<void> {
   await knex.raw('drop index if exists ??', [`${table}_${column}_prefix`]);

@@ -4,7 +4,7 @@ import { sessionCacheFor } from '../services/sessionCache.js';
 
 /**
  * Values read from the database and kept in this process while nothing they are made of was written: what the event
- * graphs (api/models/graphCache.ts) and the accounts with the caller's membership (api/middleware/auth.ts) use, the way
+ * graphs (api/services/graphCache.ts) and the accounts with the caller's membership (api/middleware/auth.ts) use, the way
  * the player's manifests and the sessions are kept (api/services/player.ts, sessionCache.ts):
  *
  * - everything is dropped on this process's own writes to `tables` (seen on knex's query events, at the statement),

@@ -21,7 +21,7 @@ const CHANNEL = 'leadstage_auth';
  * graphs and the accounts below (api/db/processCache.ts).
  */
 export const MANIFEST_CHANNEL = 'leadstage_manifest';
-/** The event graphs' (api/models/graphCache.ts), notified by statement triggers on their tables (20261128001910). */
+/** The event graphs' (api/services/graphCache.ts), notified by statement triggers on their tables (20261128001910). */
 export const GRAPH_CHANNEL = 'leadstage_graph';
 /** The accounts with their members (api/middleware/auth.ts resolveAccount), notified by triggers (20261128001920). */
 export const ACCOUNT_CHANNEL = 'leadstage_account';

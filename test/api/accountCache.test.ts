@@ -1,10 +1,7 @@
-import type { Server } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createKnex } from '../../api/db/knex.js';
-import { createApp } from '../../api/app.js';
 import { describeEachDb } from '../helpers/db.js';
-import { queriesOf, type Signed, type TestApp } from '../helpers/app.js';
+import { secondProcess, queriesOf, type Signed, type TestApp } from '../helpers/app.js';
 import { accountPath, startConsoleApp } from '../helpers/console.js';
 
 /**
@@ -43,11 +40,7 @@ describeEachDb('kept accounts and memberships', (kind) => {
 
   if (kind === 'postgres')
     it('a membership taken away through another connection counts in this process within a second', async () => {
-      const db2 = createKnex({ databaseUrl: t.url!, log: () => undefined });
-      const { app } = createApp({ db: db2, config: t.config, log: () => undefined });
-      const server2 = await new Promise<Server>((resolve) => {
-        const s = app.listen(0, '127.0.0.1', () => resolve(s));
-      });
+      const { server: server2, db: db2, close } = await secondProcess(t);
       try {
         const get = () => request(server2).get(events()).set('Cookie', member.cookieHeader());
         // Kept in the second process once its listener is up.
@@ -57,8 +50,7 @@ describeEachDb('kept accounts and memberships', (kind) => {
         await t.member(a, member.userId, 'member');
         await expect.poll(async () => (await get()).status, { timeout: 1000, interval: 20 }).toBe(200);
       } finally {
-        await new Promise((r) => server2.close(r));
-        await db2.destroy();
+        await close();
       }
     });
 });

@@ -1,15 +1,13 @@
-import type { Server } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createKnex } from '../../api/db/knex.js';
-import { createApp } from '../../api/app.js';
 import { describeEachDb } from '../helpers/db.js';
-import { queriesOf, type Signed, type TestApp } from '../helpers/app.js';
+import { secondProcess, queriesOf, type Signed, type TestApp } from '../helpers/app.js';
 import { accountPath, startConsoleApp } from '../helpers/console.js';
 import { answersFor, made, makeLeadEvent, type LeadEvent } from '../helpers/leads.js';
 
 /**
- * The event graphs a process keeps (api/models/graphCache.ts): a lead create reads none of the graph's tables in its
+ * The event graphs a process keeps (api/services/graphCache.ts): a lead create reads none of the graph's tables in its
  * transaction once the graph is kept, and any change of the graph (this process's, another process's, SQL by hand)
  * is in the next answer and the next create's checks.
  */
@@ -64,11 +62,7 @@ describeEachDb('kept event graphs', (kind) => {
   // Two processes on one database: PostgreSQL only (PGlite serves one process).
   if (kind === 'postgres')
     it('a change made through another process, or by SQL on another connection, reaches this one within a second', async () => {
-      const db2 = createKnex({ databaseUrl: t.url!, log: () => undefined });
-      const { app } = createApp({ db: db2, config: t.config, log: () => undefined });
-      const server2 = await new Promise<Server>((resolve) => {
-        const s = app.listen(0, '127.0.0.1', () => resolve(s));
-      });
+      const { server: server2, db: db2, close } = await secondProcess(t);
       try {
         const as2 = (method: 'get' | 'post', url: string, body?: unknown) => {
           let req = request(server2)[method](url).set('Cookie', root.cookieHeader());
@@ -96,8 +90,7 @@ describeEachDb('kept event graphs', (kind) => {
         await expect.poll(names, { timeout: 1000, interval: 20 }).not.toContain('phone');
         expect((await as2('post', leads(), { ld_eventid: fx.event.id, ld_answers: answersFor() })).status).toBe(201);
       } finally {
-        await new Promise((r) => server2.close(r));
-        await db2.destroy();
+        await close();
       }
     });
 });

@@ -1,11 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
-import { queriesOf as queriesOfDb, startApp, PASSWORD, type TestApp } from '../helpers/app.js';
-import type { Server } from 'node:http';
+import { secondProcess, queriesOf as queriesOfDb, startApp, PASSWORD, type TestApp } from '../helpers/app.js';
 import { pruneSessions, SIGNED_IN_TTL_MS } from '../../api/middleware/session.js';
-import { createApp } from '../../api/app.js';
-import { createKnex } from '../../api/db/knex.js';
 
 const count = async (t: TestApp, table: string) => Number((await t.db(table).count({ n: '*' }).first())!.n);
 
@@ -93,11 +90,7 @@ describeEachDb('sessions: visitors write nothing, one read per request, renewal 
   // PostgreSQL only: PGlite serves one process, so there is no other process to hear it.
   if (kind === 'postgres')
     it('another process hears of the change at once (PostgreSQL LISTEN/NOTIFY)', async () => {
-      const db2 = createKnex({ databaseUrl: t.url!, log: () => undefined });
-      const { app } = createApp({ db: db2, config: t.config, log: () => undefined });
-      const server2 = await new Promise<Server>((resolve) => {
-        const s = app.listen(0, '127.0.0.1', () => resolve(s));
-      });
+      const { server: server2, close } = await secondProcess(t);
       try {
         const victim = await t.signedIn('member');
         const viaSecond = () => request(server2).get('/api/1/auth/me').set('Cookie', victim.cookieHeader());
@@ -107,8 +100,7 @@ describeEachDb('sessions: visitors write nothing, one read per request, renewal 
         expect((await root.put(`/api/1/users/${victim.userId}`, { u_is_enabled: false })).status).toBe(200); // in the first process
         await expect.poll(async () => (await viaSecond()).status, { timeout: 1000, interval: 20 }).toBe(401);
       } finally {
-        await new Promise((r) => server2.close(r));
-        await db2.destroy();
+        await close();
       }
     });
 

@@ -1,10 +1,7 @@
-import type { Server } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createKnex } from '../../api/db/knex.js';
-import { createApp } from '../../api/app.js';
 import { describeEachDb } from '../helpers/db.js';
-import { MISSING, uid, type Signed, type TestApp } from '../helpers/app.js';
+import { secondProcess, MISSING, uid, type Signed, type TestApp } from '../helpers/app.js';
 import { accountPath, startConsoleApp } from '../helpers/console.js';
 import { createAsset } from '../helpers/assets.js';
 import { makeCode, makeGroup, makeLayer, makeSlide, makeVariant, simpleCarousel } from '../helpers/carousels.js';
@@ -255,11 +252,7 @@ describeEachDb('signage operations', (kind) => {
   // Two processes on one database: PostgreSQL only (PGlite serves one process), so the case exists only there.
   if (kind === 'postgres')
     it('a change in one process reaches a player polling another at once (manifest cache, LISTEN/NOTIFY)', async () => {
-      const db2 = createKnex({ databaseUrl: t.url!, log: () => undefined });
-      const { app } = createApp({ db: db2, config: t.config, log: () => undefined });
-      const server2 = await new Promise<Server>((resolve) => {
-        const s = app.listen(0, '127.0.0.1', () => resolve(s));
-      });
+      const { server: server2, db: db2, close } = await secondProcess(t);
       try {
         const poll = (etag?: string) =>
           request(server2)
@@ -287,8 +280,7 @@ describeEachDb('signage operations', (kind) => {
         await t.db('carousels').where('c_id', ids.plain).update({ c_title: 'Plain renamed' });
         await expect.poll(async () => (await poll(etag2)).status, { timeout: 1000, interval: 20 }).toBe(200);
       } finally {
-        await new Promise((r) => server2.close(r));
-        await db2.destroy();
+        await close();
       }
     });
 });

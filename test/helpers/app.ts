@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import type { Knex } from 'knex';
 import { createApp } from '../../api/app.js';
+import { createKnex } from '../../api/db/knex.js';
 import { loadConfig, type Config } from '../../api/config.js';
 import { upsertUser } from '../../api/db/bootstrap.js';
 import type { AppContext } from '../../api/context.js';
@@ -42,6 +43,26 @@ export async function queriesOf(db: Knex, fn: () => Promise<unknown>): Promise<s
     db.removeListener('query', listener);
   }
   return seen;
+}
+
+/**
+ * A second API process on the test's PostgreSQL database, as a deployment of two runs: its own pool, caches and
+ * LISTEN connection. PostgreSQL only (t.url); close() when done.
+ */
+export async function secondProcess(t: TestApp): Promise<{ server: Server; db: Knex; close(): Promise<void> }> {
+  const db = createKnex({ databaseUrl: t.url!, log: () => undefined });
+  const { app } = createApp({ db, config: t.config, log: () => undefined });
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return {
+    server,
+    db,
+    async close() {
+      await new Promise((r) => server.close(r));
+      await db.destroy();
+    },
+  };
 }
 
 /** Temporarily changes one grant in the database matrix (as ops would) and restores it afterwards. */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { processCache } from '../db/processCache.js';
-import { GRAPH_CHANNEL } from '../services/sessionCache.js';
-import { eventGraph, type EventGraph } from './graphs.js';
+import { GRAPH_CHANNEL } from './sessionCache.js';
+import { eventGraph, type EventGraph } from '../models/graphs.js';
 
 /**
  * Event graphs (the event, its forms in order, their elements and list trees: five queries) kept per process

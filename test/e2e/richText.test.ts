@@ -43,7 +43,14 @@ describe.skipIf(!HAS_CHROMIUM)('rich text in the browser', () => {
       const field = page.locator('.ra-input-ev_description');
       const editor = field.locator('.ProseMirror');
       await editor.waitFor();
-      const button = (name: string) => field.getByRole('button', { name, exact: true });
+      // A toolbar button hands the focus back to the editor a frame later (tiptap's focus command): keys typed before
+      // that go to the button and are lost, so each click waits for the editor to have the focus again.
+      const button = (name: string) => ({
+        click: async () => {
+          await field.getByRole('button', { name, exact: true }).click();
+          await expect.poll(() => editor.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+        },
+      });
 
       await editor.click();
       await page.keyboard.type('Welcome');

@@ -12,7 +12,8 @@ COPY . .
 RUN npm run build
 
 FROM docker.io/library/node:24-bookworm-slim AS runtime
-ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/data
+# MALLOC_ARENA_MAX: at most 2 malloc arenas for the server's threads (as npm start sets it; README, Operations).
+ENV NODE_ENV=production PORT=3000 DATA_DIR=/app/data MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

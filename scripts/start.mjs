@@ -64,5 +64,9 @@ else if (stopping)
 else {
   // Its own session: Ctrl-C in a terminal signals the whole foreground process group, and the server must
   // get the signal once (from us), not once from the terminal and again from us.
-  exitLike(await run(process.execPath, [path.join(root, 'dist', 'api', 'server.js')], { detached: true }));
+  // At most 2 malloc arenas (glibc's default is 8 per core, one for each thread that allocates: libuv's pool, V8's
+  // workers): the same work in less memory (the event day: RSS 224 → 176 MB at start, +107 → +88 MB over the run).
+  // The image sets the same (Dockerfile); a value in the environment wins.
+  const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+  exitLike(await run(process.execPath, [path.join(root, 'dist', 'api', 'server.js')], { detached: true, env }));
 }

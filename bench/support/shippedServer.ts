@@ -27,7 +27,12 @@ export async function startShippedServer(port: number, env: Record<string, strin
   const entry = dist ? [path.join(ROOT, 'dist', 'api', 'server.js')] : ['--import', 'tsx', 'api/server.ts'];
   if (dist && !fs.existsSync(entry[0])) throw new Error(`${entry[0]} is missing: npm run build:server first`);
   const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, entry, { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', log, log] });
+  // As shipped: npm start and the image give the server MALLOC_ARENA_MAX=2 (scripts/start.mjs, Dockerfile).
+  const child = spawn(process.execPath, entry, {
+    cwd: ROOT,
+    env: { MALLOC_ARENA_MAX: '2', ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', log, log],
+  });
   fs.closeSync(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const base = `http://127.0.0.1:${port}`;

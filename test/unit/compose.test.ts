@@ -236,6 +236,12 @@ describe('Dockerfile', () => {
     expect(instructions.findIndex((l) => l === 'USER node')).toBeLessThan(instructions.length - 1);
   });
 
+  it('gives the server at most 2 malloc arenas, as npm start does (RSS on the event day)', () => {
+    const runtime = instructions.slice(instructions.findLastIndex((l) => /^FROM\s/i.test(l)));
+    expect(runtime.find((l) => /^ENV\s/.test(l))).toMatch(/\bMALLOC_ARENA_MAX=2\b/);
+    expect(read('scripts/start.mjs')).toMatch(/MALLOC_ARENA_MAX: process\.env\.MALLOC_ARENA_MAX \?\? '2'/);
+  });
+
   it('keeps secrets and local state out of the build context', () => {
     const ignored = read('.dockerignore')
       .split('\n')

@@ -274,6 +274,11 @@ async function checkRowFree(trx: Knex.Transaction, data: Row, req: Request): Pro
     throw err instanceof ApiError ? new EveryRowRefused(err) : err;
   }
 }
+/** The row-free change written to the leads `ids` names (a list, or a subquery of ids): the number changed. */
+const setRowFree = (trx: Knex.Transaction, req: Request, ids: string[] | Knex.QueryBuilder, data: Row): Promise<number> =>
+  scoped(trx, leads, accountOf(req))
+    .whereIn('ld_id', ids)
+    .update({ ...data, ld_updated_at: trx.fn.now() });
 const chunksOf = <T>(xs: T[]): T[][] => Array.from({ length: Math.ceil(xs.length / BULK_CHUNK) }, (_, i) => xs.slice(i * BULK_CHUNK, (i + 1) * BULK_CHUNK));
 
 /**
@@ -288,10 +293,7 @@ export const leadsBulkHooks: Pick<ResourceHooks, 'updateMany' | 'updateMatching'
       return;
     }
     await checkRowFree(trx, data, req);
-    for (const ids of chunksOf(rows.map((r) => String(r.ld_id))))
-      await scoped(trx, leads, accountOf(req))
-        .whereIn('ld_id', ids)
-        .update({ ...data, ld_updated_at: trx.fn.now() });
+    for (const ids of chunksOf(rows.map((r) => String(r.ld_id)))) await setRowFree(trx, req, ids, data);
   },
 
   // By filter: one UPDATE of the leads the list's query selects (100,000 leads: the statement alone, without reading
@@ -299,9 +301,7 @@ export const leadsBulkHooks: Pick<ResourceHooks, 'updateMany' | 'updateMatching'
   async updateMatching(trx, matching, data, req) {
     if (!rowFree(data)) return undefined;
     await checkRowFree(trx, data, req);
-    return scoped(trx, leads, accountOf(req))
-      .whereIn('ld_id', matching)
-      .update({ ...data, ld_updated_at: trx.fn.now() });
+    return setRowFree(trx, req, matching, data);
   },
 
   async removeMany(trx, rows, req) {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { onWrite } from './writes.js';
+import { onWrite, writesTo } from './writes.js';
 import { sessionCacheFor } from '../services/sessionCache.js';
 
 /**
@@ -38,7 +38,7 @@ interface State<T> {
 }
 
 export function processCache<T>(options: { tables: readonly string[]; alsoOn?: RegExp; channel: string; max: number; maxAgeMs?: number }): ProcessCache<T> {
-  const writes = new RegExp(`^\\s*(?:with\\b[\\s\\S]*?\\b)?(?:insert\\s+into|update|delete\\s+from|truncate(?:\\s+table)?)\\s+"?(?:${options.tables.join('|')})"?\\b`, 'i');
+  const writes = writesTo(options.tables);
   const maxAge = options.maxAgeMs ?? Infinity;
   const states = new WeakMap<Knex, State<T>>();
   const stateOf = (db: Knex): State<T> => {

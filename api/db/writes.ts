@@ -18,3 +18,11 @@ export function onWrite(db: Knex, listener: (sql: string) => void): void {
   }
   set.add(listener);
 }
+
+/**
+ * A test of a statement's SQL: does it write (insert into, update, delete from, truncate) one of `tables`, first, or
+ * after a `with`? What the in-process caches drop their copies on (player.ts, processCache.ts).
+ */
+export function writesTo(tables: readonly string[]): RegExp {
+  return new RegExp(`^\\s*(?:with\\b[\\s\\S]*?\\b)?(?:insert\\s+into|update|delete\\s+from|truncate(?:\\s+table)?)\\s+"?(?:${tables.join('|')})"?\\b`, 'i');
+}

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { onWrite } from '../db/writes.js';
+import { onWrite, writesTo } from '../db/writes.js';
 import { MANIFEST_CHANNEL, sessionCacheFor } from './sessionCache.js';
 import { assetIdsOf, assetsById, carouselGraphs, collectionsById, type CarouselGraph } from '../models/carousels.js';
 import { CODE_RE, NAV_BUTTONS, PLAY_EVENT_KINDS } from '../../resources/carousels.js';
@@ -36,7 +36,7 @@ const SOURCE_TABLES = [
   'carousel_codes',
   'account_settings',
 ];
-const SOURCE_WRITE_RE = new RegExp(`^\\s*(?:with\\b[\\s\\S]*?\\b)?(?:insert\\s+into|update|delete\\s+from|truncate(?:\\s+table)?)\\s+"?(?:${SOURCE_TABLES.join('|')})"?\\b`, 'i');
+const SOURCE_WRITE_RE = writesTo(SOURCE_TABLES);
 
 /** Hotspots may open carousels outside the group; followed this many steps deep. */
 const HOTSPOT_DEPTH = 4;

@@ -120,13 +120,24 @@ export async function prefixSearchIndex(knex: Knex, table: string, column: strin
 
 /**
  * Statement triggers `<table>_<name>` on `tables` that NOTIFY `channel` at commit, through the function `<fn>`: how
- * the other API processes hear that what they keep from those tables is stale (api/db/processCache.ts).
+ * the other API processes hear that what they keep from those tables is stale (api/db/processCache.ts). `columns`
+ * narrows a table's trigger to the UPDATEs that set one of them (nothing else of that table notifies).
  */
-export async function notifyOnWrite(knex: Knex, fn: string, channel: string, tables: readonly string[], name: string): Promise<void> {
+export async function notifyOnWrite(
+  knex: Knex,
+  fn: string,
+  channel: string,
+  tables: readonly string[],
+  name: string,
+  columns: Record<string, readonly string[]> = {},
+): Promise<void> {
   if (!/^[a-z_]+$/.test(channel)) throw new Error(`notifyOnWrite: ${channel} is not a channel name`);
   await knex.raw(`create function ?? () returns trigger language plpgsql as $$ begin perform pg_notify('${channel}', ''); return null; end $$`, [fn]);
-  for (const table of tables)
-    await knex.raw('create trigger ?? after insert or update or delete or truncate on ?? for each statement execute function ?? ()', [`${table}_${name}`, table, fn]);
+  for (const table of tables) {
+    const only = columns[table];
+    const on = only ? `update of ${only.map(() => '??').join(', ')}` : 'insert or update or delete or truncate';
+    await knex.raw(`create trigger ?? after ${on} on ?? for each statement execute function ?? ()`, [`${table}_${name}`, ...(only ?? []), table, fn]);
+  }
 }
 
 /** Undoes notifyOnWrite. */

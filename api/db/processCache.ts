@@ -7,14 +7,15 @@ import { sessionCacheFor } from '../services/sessionCache.js';
  * graphs (api/services/graphCache.ts) and the accounts with the caller's membership (api/middleware/auth.ts) use, the way
  * the player's manifests and the sessions are kept (api/services/player.ts, sessionCache.ts):
  *
- * - everything is dropped on this process's own writes to `tables` (seen on knex's query events, at the statement),
- *   and on PostgreSQL on every process's (statement triggers on those tables NOTIFY `channel` at commit, heard on the
+ * - everything is dropped on this process's own writes to `tables` (or the statements `dropOn` matches; seen on knex's
+ *   query events, at the statement), and on PostgreSQL on every process's (statement triggers on those tables NOTIFY `channel` at commit, heard on the
  *   session cache's listener connection, so the channel must be one of its CHANNELS); while that listener is down
  *   nothing is kept, so a process that cannot hear the others never answers from a stale copy;
  * - a value is kept at most `maxAgeMs`, at most `max` of them;
  * - `get` reads through the root handle (outside any transaction), so what it keeps was committed. A reader inside a
  *   transaction uses `peek` (a value already read, never one still being read: it must not wait for a second
- *   connection of the pool) and `warm` to have one read for the next caller.
+ *   connection of the pool) and `warm` to have one read for the next caller; a synchronous reader uses `known` (the
+ *   value itself, when one was read) and `warm`.
  *
  * Kept values are shared: callers must not change them.
  */
@@ -22,13 +23,14 @@ export interface ProcessCache<T> {
   get(db: Knex, key: string, read: () => Promise<T>): Promise<T>;
   peek(db: Knex, key: string): Promise<T> | undefined;
   warm(db: Knex, key: string, read: () => Promise<T>): void;
+  known(db: Knex, key: string): { value: T } | undefined;
 }
 
 interface Entry<T> {
   epoch: number;
   at: number;
   value: Promise<T>;
-  done?: boolean;
+  done?: { value: T };
 }
 
 interface State<T> {
@@ -37,8 +39,15 @@ interface State<T> {
   hears: () => boolean;
 }
 
-export function processCache<T>(options: { tables: readonly string[]; alsoOn?: RegExp; channel: string; max: number; maxAgeMs?: number }): ProcessCache<T> {
-  const writes = writesTo(options.tables);
+export function processCache<T>(options: {
+  tables?: readonly string[];
+  dropOn?: { test(sql: string): boolean };
+  channel: string;
+  max: number;
+  maxAgeMs?: number;
+}): ProcessCache<T> {
+  const drops = [options.tables && writesTo(options.tables), options.dropOn].filter((re): re is { test(sql: string): boolean } => Boolean(re));
+  if (!drops.length) throw new Error('processCache: nothing to drop the kept values on (tables or dropOn)');
   const maxAge = options.maxAgeMs ?? Infinity;
   const states = new WeakMap<Knex, State<T>>();
   const stateOf = (db: Knex): State<T> => {
@@ -52,7 +61,7 @@ export function processCache<T>(options: { tables: readonly string[]; alsoOn?: R
         created.entries.clear();
       };
       onWrite(db, (sql) => {
-        if (writes.test(sql) || options.alsoOn?.test(sql)) drop();
+        if (drops.some((re) => re.test(sql))) drop();
       });
       sessions.subscribe(options.channel, drop);
     }
@@ -72,8 +81,8 @@ export function processCache<T>(options: { tables: readonly string[]; alsoOn?: R
     const forget = () => {
       if (state.entries.get(key) === entry) state.entries.delete(key);
     };
-    entry.value.then(() => {
-      entry.done = true;
+    entry.value.then((value) => {
+      entry.done = { value };
       if (entry.epoch !== state.epoch) forget();
     }, forget);
     return entry.value;
@@ -85,6 +94,11 @@ export function processCache<T>(options: { tables: readonly string[]; alsoOn?: R
       const state = stateOf(db);
       const kept = state.hears() ? state.entries.get(key) : undefined;
       return fresh(state, kept) && kept.done ? kept.value : undefined;
+    },
+    known(db, key) {
+      const state = stateOf(db);
+      const kept = state.hears() ? state.entries.get(key) : undefined;
+      return fresh(state, kept) ? kept.done : undefined;
     },
     warm(db, key, read) {
       const state = stateOf(db);

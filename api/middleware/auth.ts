@@ -6,7 +6,7 @@ import { accountRoleOf, PLATFORM_STAFF_ROLES } from '../../resources/permissions
 import type { Account } from '../../resources/accounts.js';
 import { lowerRole } from '../services/apiTokens.js';
 import { processCache } from '../db/processCache.js';
-import { ACCOUNT_CHANNEL } from '../services/sessionCache.js';
+import { ACCOUNT_CHANNEL } from '../db/channels.js';
 
 /** Readable cookies the client uses for its first paint (spec 4); the truth stays in the session. */
 export const STATE_COOKIES = ['is_logged_in', 'user_role', 'account_role'] as const;
@@ -27,7 +27,7 @@ export const requireUser: RequestHandler = (req, _res, next) => {
  */
 const accountsWithRole = processCache<(Account & { au_role: string | null }) | undefined>({
   tables: ['accounts', 'account_users'],
-  alsoOn: /^\s*delete\s+from\s+"?users"?\b/i,
+  dropOn: /^\s*delete\s+from\s+"?users"?\b/i,
   channel: ACCOUNT_CHANNEL,
   max: 50_000,
   maxAgeMs: 10_000,

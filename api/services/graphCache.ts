@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { processCache } from '../db/processCache.js';
-import { GRAPH_CHANNEL } from './sessionCache.js';
+import { GRAPH_CHANNEL } from '../db/channels.js';
 import { eventGraph, type EventGraph } from '../models/graphs.js';
 
 /**

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { onWrite } from '../db/writes.js';
 import type { User } from '../../resources/users.js';
 import { perDatabase } from '../db/perDatabase.js';
+import { AUTH_CHANNEL, CHANNELS } from '../db/channels.js';
 
 /**
  * A short in-process cache of sessions with their user, so an authenticated request needs no database read for
@@ -14,18 +15,7 @@ import { perDatabase } from '../db/perDatabase.js';
  */
 export const MAX_AGE_MS = 10_000;
 const MAX_ENTRIES = 50_000;
-const CHANNEL = 'leadstage_auth';
-/**
- * Other caches' channels, heard on the same connection (one listener per process): the player's manifests
- * (api/services/player.ts), notified by statement triggers on their tables (migration 20261127000700), the event
- * graphs and the accounts below (api/db/processCache.ts).
- */
-export const MANIFEST_CHANNEL = 'leadstage_manifest';
-/** The event graphs' (api/services/graphCache.ts), notified by statement triggers on their tables (20261128001910). */
-export const GRAPH_CHANNEL = 'leadstage_graph';
-/** The accounts with their members (api/middleware/auth.ts resolveAccount), notified by triggers (20261128001920). */
-export const ACCOUNT_CHANNEL = 'leadstage_account';
-const CHANNELS = [CHANNEL, MANIFEST_CHANNEL, GRAPH_CHANNEL, ACCOUNT_CHANNEL];
+const CHANNEL = AUTH_CHANNEL;
 /** The writes that can end a session or change its user (a session's renewal, an UPDATE of sessions, cannot). */
 const AUTH_WRITE_RE = /^\s*(update\s+"?users"?\s|delete\s+from\s+"?(users|sessions)"?(\s|$)|truncate\b)/i;
 
@@ -74,6 +64,7 @@ export class SessionCache {
    * may have changed meanwhile); while hearsOthers is false a subscriber must not trust what it keeps.
    */
   subscribe(channel: string, fn: () => void): void {
+    if (!CHANNELS.includes(channel)) throw new Error(`${channel} is not a channel this process listens to (api/db/channels.ts)`);
     let set = this.subscribers.get(channel);
     if (!set) this.subscribers.set(channel, (set = new Set()));
     set.add(fn);

@@ -10,7 +10,7 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 /**
- * What the server sends a browser that asks for gzip: the build's `<file>.gz` (gzip level 9, admin/vite.config.ts,
+ * What the server sends a browser that asks for gzip: the build's `<file>.gz` (zopfli or gzip level 9, admin/vite.config.ts,
  * sent as it is with its Content-Length by api/middleware/precompressed.ts); for a file without one, what the
  * `compression` middleware makes of it (api/middleware/lazyCompression.ts: zlib's default level, and a body under 1 KiB
  * sent as it is). Chromium asks the tests' server (http) for gzip, so these are the bytes it downloads.

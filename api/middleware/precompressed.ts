@@ -30,7 +30,7 @@ export function accepts(header: string | undefined, name: string): boolean {
 }
 
 /**
- * The admin's hashed assets as the build compressed them (gzip level 9, `<file>.gz`): sent with their Content-Length,
+ * The admin's hashed assets as the build compressed them (`<file>.gz`: zopfli or gzip level 9): sent with their Content-Length,
  * so a browser downloads exactly what the build measured (admin/scripts/bundle-report.mjs, test/e2e/bundleBudget.test.ts),
  * and no request spends CPU compressing. Gzip, as the `compression` middleware chose for browsers before (they list
  * gzip first); brotli would be a further ~12 % but another measure than the budgets' (issue 18: gzip). A file without a

@@ -8,10 +8,10 @@ import { bundleReport } from '../../admin/scripts/bundle-report.mjs';
 
 /**
  * Issue 18 asks: the sign-in page at most 110 KiB of gzipped JavaScript, a signed-in console page at most 450 KiB
- * (README: build figures). The sign-in page is held to 111 KiB: it met 110 until the conversation and meeting pages
- * added their routes to the public router (110.2 KiB); the last kilobyte is still open. The admin is built for production here, as `npm run build:admin` builds it, into a folder
- * of its own, and measured with admin/scripts/bundle-report.mjs (gzip level 9, per route: the entry and the lazy
- * chunks the route loads).
+ * (README: build figures). The admin is built for production here, as `npm run build:admin` builds it, into a folder
+ * of its own, and measured with admin/scripts/bundle-report.mjs (the bytes the server sends: the build's `.gz` copies,
+ * per route: the entry and the lazy chunks the route loads). The chunks a first visit loads are compressed by zopfli
+ * (admin/vite.config.ts precompressAssets): /login 106.6 KiB; zlib's level 9 gave 110.3.
  */
 const OUT = path.join(ROOT, '.test-results', `admin-bundle-${process.pid}`);
 const KIB = 1024;
@@ -20,7 +20,7 @@ type Route = { files: number; min: number; gzip: number; names: string[] };
 describe('the admin build', () => {
   afterAll(() => fs.rmSync(OUT, { recursive: true, force: true }));
 
-  it('stays within its budgets: /login 111 KiB, the console 450 KiB of gzipped JavaScript', () => {
+  it('stays within its budgets: /login 110 KiB, the console 450 KiB of gzipped JavaScript', () => {
     const run = spawnSync(
       process.execPath,
       [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'admin/vite.config.ts', '--outDir', OUT, '--emptyOutDir', '--logLevel', 'warn'],
@@ -29,7 +29,7 @@ describe('the admin build', () => {
     );
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
     const { routes, largest } = bundleReport(OUT) as { routes: Record<string, Route>; largest: { min: number } };
-    expect(routes['/login'].gzip).toBeLessThanOrEqual(111 * KIB);
+    expect(routes['/login'].gzip).toBeLessThanOrEqual(110 * KIB);
     expect(routes['/users/resetpassword'].gzip).toBeLessThanOrEqual(110 * KIB);
     expect(routes['/console/:id'].gzip).toBeLessThanOrEqual(450 * KIB);
     expect(routes['/console/:id/events'].gzip).toBeLessThanOrEqual(450 * KIB);

@@ -139,6 +139,12 @@ function registrationConflict(err: unknown): unknown {
   return err;
 }
 
+const LEAD_FILE_URLS = [
+  ['ld_front_fileid', 'ld_front_url'],
+  ['ld_back_fileid', 'ld_back_url'],
+  ['ld_memo_fileid', 'ld_memo_url'],
+] as const;
+
 /** The page's language for the built-in consent text. */
 const localeOf = (req: Request): string => req.acceptsLanguages('en', 'nl') || 'en';
 
@@ -156,15 +162,11 @@ async function graphOf(trx: Knex.Transaction, req: Request, accountId: string, e
  * idempotent per account (a retry, or a race of two, answers the first lead with 200).
  */
 export const leadsHooks: ResourceHooks = {
+  // The photo URLs added to the row itself: the adapter copies what it answers out of it anyway (a list page made two
+  // copies of every row), and a row is read for its answer alone.
   serialize(row) {
-    const out = { ...row };
-    for (const [field, url] of [
-      ['ld_front_fileid', 'ld_front_url'],
-      ['ld_back_fileid', 'ld_back_url'],
-      ['ld_memo_fileid', 'ld_memo_url'],
-    ] as const)
-      out[url] = row[field] ? leadFileUrl(String(row.ld_accountid), String(row[field])) : null;
-    return out;
+    for (const [field, url] of LEAD_FILE_URLS) row[url] = row[field] ? leadFileUrl(String(row.ld_accountid), String(row[field])) : null;
+    return row;
   },
 
   // The purge (a delete moves the lead to the trash): the lead takes its card photos with it (record now, bytes once

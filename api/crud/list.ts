@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { JSON_ROWS } from '../db/jsonRows.js';
+import { asIfTrashUnknown } from '../models/scope.js';
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors.js';
 import { totalDependencies, totalsFor } from './totals.js';
@@ -274,8 +276,11 @@ export async function runList(
   decl: ResourceDeclaration,
   idColumn: string,
   maxRows = Number.MAX_SAFE_INTEGER,
+  /** The rows go to the JSON answer and nowhere else: their timestamps may arrive as its strings (api/db/jsonRows.ts). */
+  asJson = false,
 ): Promise<ListResult> {
   const direction = query.sort.order.toLowerCase() as 'asc' | 'desc';
+  const rowsQuery = (qb: Knex.QueryBuilder) => (asJson ? qb.options(JSON_ROWS) : qb);
   /** The sort and its ties; `unindexed`: as expressions no index provides (the plan sorts the matches). */
   const ordered = (qb: Knex.QueryBuilder, unindexed = false) => {
     const by = (column: string, dir: 'asc' | 'desc') => (unindexed ? qb.orderByRaw(`coalesce(??, ??) ${dir}`, [column, column]) : qb.orderBy(column, dir));
@@ -290,12 +295,12 @@ export async function runList(
   const words = searchWords(query.q);
   try {
     if (!query.paged) {
-      const rows = await ordered(filtered()).limit(Math.min(maxRows, Number.MAX_SAFE_INTEGER - 1) + 1);
+      const rows = await rowsQuery(ordered(filtered()).limit(Math.min(maxRows, Number.MAX_SAFE_INTEGER - 1) + 1));
       if (rows.length <= maxRows) return { rows, total: rows.length };
       return { rows: rows.slice(0, maxRows), ...(await countOf(db, filtered, decl)) };
     }
     const size = query.end - query.start + 1;
-    let rowsOf: RowsOf = () => ordered(filtered()).offset(query.start).limit(size) as Promise<Record<string, unknown>[]>;
+    let rowsOf: RowsOf = () => rowsQuery(ordered(filtered()).offset(query.start).limit(size)) as Promise<Record<string, unknown>[]>;
     const walk = decl.exactTotalUpTo && !query.ids ? await walkFor(db, query, decl, words) : undefined;
     if (walk) {
       // The first rows of the sort order under the conditions the index evaluates, then every filter on them: the
@@ -304,9 +309,11 @@ export async function runList(
         const first = base();
         for (const column of walk.prefix) first.whereIn(column, query.equals[column] as string[]);
         for (const r of query.ranges) if (r.field === query.sort.field) first.where(r.field, r.op, r.value);
-        return ordered(applyFilters(db.select('*').from(ordered(first).limit(WALK_ROWS).as(decl.table)), query, decl, idColumn))
-          .offset(query.start)
-          .limit(size);
+        return rowsQuery(
+          ordered(applyFilters(db.select('*').from(ordered(first).limit(WALK_ROWS).as(decl.table)), query, decl, idColumn))
+            .offset(query.start)
+            .limit(size),
+        );
       };
       rowsOf = async (count) => {
         if (query.start + size <= WALK_ROWS) {
@@ -317,7 +324,7 @@ export async function runList(
         // the total says, whose count an index may answer alone where the page's rows would be read one by one.
         const { total, estimated } = await count();
         if (!estimated && total <= query.start) return [];
-        return ordered(filtered(), true).offset(query.start).limit(size);
+        return rowsQuery(ordered(filtered(), true).offset(query.start).limit(size));
       };
     }
     return await pageOf(db, query, decl, filtered, rowsOf);
@@ -353,7 +360,8 @@ type RowsOf = (total: () => Promise<Total>) => Promise<Record<string, unknown>[]
 async function pageOf(db: Knex, query: ListQuery, decl: ResourceDeclaration, filtered: () => Knex.QueryBuilder, rowsOf: RowsOf): Promise<ListResult> {
   const size = query.end - query.start + 1;
   const totals = totalsFor(db);
-  const key = filtered().clearSelect().clearOrder().count({ n: '*' }).toString();
+  // The same filter, whatever the process knows of the trash when it asks (api/models/scope.ts).
+  const key = asIfTrashUnknown(() => filtered().clearSelect().clearOrder().count({ n: '*' }).toString());
   const cached = totals.get(key);
   const epochs = totals.epochsNow(totalDependencies(decl));
   // The filter's total, counted at most once for the page and its rows (a fresh one known: none).

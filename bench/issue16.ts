@@ -157,6 +157,10 @@ async function main() {
       const { resourceNamed } = await import('../resources/index.js');
       const { resourceAdapter } = await import('../api/crud/adapter.js');
       const { parseListQuery, runList } = await import('../api/crud/list.js');
+      const { knownTrashed, withTrash: trashCondition } = await import('../api/models/scope.js');
+      // The anti-join on events as withTrash writes it when the process knows nothing of the trash (no scope).
+      const antiJoinCheck = / and not exists \(.*\)$/.exec(trashCondition(db('leads'), leads, 'live').toSQL().sql)?.[0];
+      if (!antiJoinCheck) throw new Error('no anti-join in withTrash without a scope');
       const { leadsHooks } = await import('../api/console/leads.js');
       const adapter = resourceAdapter(leads, leadsHooks, resourceNamed);
       const cases: [string, Record<string, unknown>, [string, string]][] = [
@@ -174,7 +178,6 @@ async function main() {
         const req = { account: { a_id: accountId }, query: { filter: JSON.stringify(filter), sort: JSON.stringify(sort), range: JSON.stringify([0, 24]) } };
         // The page as a process serves it once it knows the account's trashed events (the first page after a delete
         // or a restore looks them up: the anti-join, measured as the fourth arm).
-        const { knownTrashed } = await import('../api/models/scope.js');
         while (!knownTrashed(db, resourceNamed('events')!, accountId)) await new Promise((r) => setTimeout(r, 10));
         const captured: { sql: string; bindings: unknown[] }[] = [];
         const listen = (q: { sql: string; bindings: unknown[] }) => captured.push(q);
@@ -204,10 +207,7 @@ async function main() {
         // its event; a fourth is the page a process serves before it knows the trashed events (the first after a delete
         // or a restore): the anti-join on events.
         const own = withTrash.replace(eventCheck, '');
-        const antiJoin = withTrash.replace(
-          eventCheck,
-          ' and not exists (select 1 from "events" where "events"."ev_id" = "leads"."ld_eventid" and "events"."ev_deleted_at" is not null)',
-        );
+        const antiJoin = withTrash.replace(eventCheck, antiJoinCheck);
         const a: number[] = [];
         const b: number[] = [];
         const c: number[] = [];

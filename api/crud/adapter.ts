@@ -58,9 +58,9 @@ export interface ResourceHooks {
   /** A bulk delete of many stored records at once, like updateMany; optionally returns work for after the commit. */
   removeMany?(trx: Knex.Transaction, rows: Row[], req: Request): Promise<void | { afterCommit?: () => Promise<void> }>;
   /**
-   * The row as answered (before hidden columns go and secrets become <field>_set). A list page's rows come with their
-   * timestamps as the answer's strings, not Dates (api/db/jsonRows.ts): a serialize that reads a date must not count
-   * on either.
+   * The row as answered (before hidden columns go and secrets become <field>_set). The row is read for its answer
+   * alone, so it may be changed and returned (the leads' does). A list page's rows come with their timestamps as the
+   * answer's strings, not Dates (api/db/jsonRows.ts): a serialize that reads a date must not count on either.
    */
   serialize?(row: Row): Row;
   /** Routes of the resource's own, mounted before the generic ones (after the caller and the account are known). */

@@ -7,10 +7,11 @@ import { sessionCacheFor } from '../services/sessionCache.js';
  * graphs (api/services/graphCache.ts) and the accounts with the caller's membership (api/middleware/auth.ts) use, the way
  * the player's manifests and the sessions are kept (api/services/player.ts, sessionCache.ts):
  *
- * - everything is dropped on this process's own writes to `tables` (or the statements `dropOn` matches; seen on knex's
- *   query events, at the statement), and on PostgreSQL on every process's (statement triggers on those tables NOTIFY `channel` at commit, heard on the
- *   session cache's listener connection, so the channel must be one of its CHANNELS); while that listener is down
- *   nothing is kept, so a process that cannot hear the others never answers from a stale copy;
+ * - everything is dropped on this process's own writes to `tables` (or the statements `dropOn` matches; seen on
+ *   knex's query events, at the statement), and on PostgreSQL on every process's (statement triggers on those tables
+ *   NOTIFY `channel` at commit, heard on the session cache's listener connection, so the channel must be one of
+ *   api/db/channels.ts); while that listener is down nothing is kept, so a process that cannot hear the others never
+ *   answers from a stale copy;
  * - a value is kept at most `maxAgeMs`, at most `max` of them;
  * - `get` reads through the root handle (outside any transaction), so what it keeps was committed. A reader inside a
  *   transaction uses `peek` (a value already read, never one still being read: it must not wait for a second

@@ -15,7 +15,6 @@ import { AUTH_CHANNEL, CHANNELS } from '../db/channels.js';
  */
 export const MAX_AGE_MS = 10_000;
 const MAX_ENTRIES = 50_000;
-const CHANNEL = AUTH_CHANNEL;
 /** The writes that can end a session or change its user (a session's renewal, an UPDATE of sessions, cannot). */
 const AUTH_WRITE_RE = /^\s*(update\s+"?users"?\s|delete\s+from\s+"?(users|sessions)"?(\s|$)|truncate\b)/i;
 
@@ -120,7 +119,7 @@ export class SessionCache {
       lost();
     });
     client.on('end', lost);
-    client.on('notification', (msg: { channel?: string }) => (msg.channel && msg.channel !== CHANNEL ? this.emit(msg.channel) : this.invalidate()));
+    client.on('notification', (msg: { channel?: string }) => (msg.channel && msg.channel !== AUTH_CHANNEL ? this.emit(msg.channel) : this.invalidate()));
     this.listener = client;
     try {
       await client.connect();

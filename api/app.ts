@@ -37,7 +37,7 @@ import { importRouter } from './routes/usersImport.js';
 import { PROJECT_ROOT } from './paths.js';
 import { mountHealth } from './routes/health.js';
 import { mountResources } from './resources.js';
-import { actorContext, withActors } from './db/actor.js';
+import { withActors } from './db/actor.js';
 import { accountSummaryRouter } from './routes/accountSummary.js';
 import { publicPagesRouter } from './routes/publicPages.js';
 import { appRouter } from './routes/app.js';
@@ -145,7 +145,6 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   // The totem player's pages and service worker: no session or CSRF cookie either (see the router).
   app.use('/play', playerPages(config.secureCookies));
 
-  app.use(actorContext);
   app.use(cookieParser());
   // An API call with `Authorization: Bearer <token>` is authenticated by the token alone, before (instead of) the session.
   app.use(bearerMiddleware());

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config.js';
+import { currentRequest, serveInContext } from './requestContext.js';
 
 export type { Logger } from 'pino';
 
@@ -21,18 +21,59 @@ const REDACT = [
   '*.*.u_password',
 ];
 
+/**
+ * Log lines on stdout go out in batches: a line waits until 4 KiB are buffered (about fifteen request lines) or a
+ * second has passed, and what is buffered is written when the process exits (process.exit, an uncaught exception,
+ * the shutdown) and by flushLogs(). A synchronous write per line was a system call and a wake-up of the reader for
+ * every request (bench/README.md, "Server CPU per request"). Only a process killed outright (SIGKILL, out of memory)
+ * loses what is buffered: at most a second of lines.
+ */
+export const LOG_BATCH_BYTES = 4096;
+export const LOG_BATCH_MS = 1000;
+
+type Batched = DestinationStream & { flush(): void; flushSync(): void; destroyed?: boolean };
+const batched = new Set<Batched>();
+
+/** A destination on file descriptor `fd` (stdout by default) that writes its lines in batches (see LOG_BATCH_BYTES). */
+export function batchedDestination(fd = 1): DestinationStream {
+  // sonic-boom (pino's own destination): synchronous writes, each once minLength bytes are buffered, and a flush every
+  // periodicFlush ms for the rest.
+  const dest = pino.destination({ dest: fd, sync: true, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_BATCH_MS }) as unknown as Batched;
+  if (batched.size === 0) process.once('exit', flushLogsSync);
+  batched.add(dest);
+  return dest;
+}
+
+/** Writes every batched destination's buffered lines now (after the start's lines, before what is printed below them). */
+export function flushLogs(): void {
+  for (const dest of batched) if (!dest.destroyed) dest.flush();
+}
+
+function flushLogsSync(): void {
+  for (const dest of batched) {
+    try {
+      if (!dest.destroyed) dest.flushSync();
+    } catch {
+      // A closed stdout: nothing more can be written.
+    }
+  }
+}
+
+const OPTIONS = (config: Pick<Config, 'logLevel'>) => ({
+  level: config.logLevel,
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label: string) => ({ level: label }) },
+});
+
+/** The logger of each createLogger's request lines: the same destination and options, without redaction (see httpLogger). */
+const requestLineLoggers = new WeakMap<Logger, Logger>();
+
 /** One JSON object a line on stdout (or `destination`), at config.logLevel. */
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
-  return pino(
-    {
-      level: config.logLevel,
-      redact: { paths: REDACT, censor: '[redacted]' },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-    },
-    // Synchronous writes: the lines logged just before process.exit (shutdown) are not lost.
-    destination ?? pino.destination({ dest: 1, sync: true }),
-  );
+  const dest = destination ?? batchedDestination(1);
+  const logger = pino({ ...OPTIONS(config), redact: { paths: REDACT, censor: '[redacted]' } }, dest);
+  requestLineLoggers.set(logger, pino(OPTIONS(config), dest));
+  return logger;
 }
 
 /**
@@ -54,12 +95,13 @@ class RequestLog {
   }
 }
 
-/** The request being handled, so lines logged deep in services carry its id too. */
-const requestLog = new AsyncLocalStorage<RequestLog>();
+/** The log of each request being served (api/requestContext.ts), so lines logged deep in services carry its id too. */
+const requestLogs = new WeakMap<object, RequestLog>();
 
 /** The logger of the request being handled (with its reqId), else `fallback`. */
 export function currentLogger(fallback: Logger): Logger {
-  return requestLog.getStore()?.logger ?? fallback;
+  const req = currentRequest();
+  return (req && requestLogs.get(req)?.logger) ?? fallback;
 }
 
 /** AppContext.log: a message and optional detail (an Error is logged with its stack) on the current request's logger. */
@@ -86,13 +128,17 @@ function requestId(req: { headers: Record<string, string | string[] | undefined>
 /** Paths polled by probes and scrapers: logged at debug, not info. */
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
+const SECRET_PARAMS = ['token', 'signature', 'access_code'];
+
 /** Secret query values (reset-password and upload-signature links, a registration's access code) and the e-mail verification token in a path. */
 export function safeUrl(url: string): string {
   const q = url.indexOf('?');
   const path = (q < 0 ? url : url.slice(0, q)).replace(/(\/users\/verify\/)[^/?]+/, '$1[redacted]');
   if (q < 0) return path;
   const params = new URLSearchParams(url.slice(q + 1));
-  for (const key of ['token', 'signature', 'access_code']) if (params.has(key)) params.set(key, '[redacted]');
+  // The query as the client wrote it unless it names a secret (compared decoded: %74oken is token too).
+  if (!SECRET_PARAMS.some((key) => params.has(key))) return `${path}${url.slice(q)}`;
+  for (const key of SECRET_PARAMS) if (params.has(key)) params.set(key, '[redacted]');
   return `${path}?${params.toString().replace(/%5Bredacted%5D/g, '[redacted]')}`;
 }
 
@@ -122,10 +168,14 @@ export function httpLogger(logger: Logger): RequestHandler {
     // per-request log and its async context would cost every request for nothing. The id stays: header, 500s.
     return (req, res, next) => {
       req.id = requestId(req, res);
-      next();
+      serveInContext(req, next);
     };
   }
   const debug = logger.isLevelEnabled('debug');
+  // A request's closing line holds only what is built below (the URL through safeUrl, no headers, no body), so it needs
+  // none of the redaction paths, which pino would otherwise walk on every line (wildcards included). A line with an
+  // error, or one through the request's own logger (a service logged), goes through the redacting logger.
+  const plain = requestLineLoggers.get(logger) ?? logger;
   return (req, res, next) => {
     const start = Date.now();
     const log = new RequestLog(logger, requestId(req, res));
@@ -145,13 +195,14 @@ export function httpLogger(logger: Logger): RequestHandler {
       };
       const userId = req.user?.u_id;
       if (userId) line.userId = userId;
-      const target = bound ?? logger;
+      const target = bound ?? plain;
       if (failed) {
         line.err = (res as { err?: unknown }).err ?? new Error(`failed with status code ${status}`);
-        target.error(line, 'request errored');
+        (bound ?? logger).error(line, 'request errored');
       } else if (QUIET_PATHS.has(url.split('?', 1)[0])) target.debug(line, 'request completed');
       else target.info(line, !req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted');
     });
-    requestLog.run(log, next);
+    requestLogs.set(req, log);
+    serveInContext(req, next);
   };
 }

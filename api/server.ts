@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { startupConfig, startupDatabase } from './startup.js';
 import { createApp } from './app.js';
 import { ensureRootUser, firstRootNotice, prepareDatabase } from './db/bootstrap.js';
-import { createLogger } from './log.js';
+import { createLogger, flushLogs } from './log.js';
 import { createShutdown, onSignals } from './shutdown.js';
 import type { StorageDriver } from './storage/index.js';
 import { conversationEventsFor } from './services/conversationEvents.js';
@@ -35,7 +35,9 @@ const server = await listening(app.listen(config.port), 'server');
 const port = (server.address() as { port: number }).port;
 logger.info({ port }, `Leadstage on ${config.publicUrl} (database: ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/db`})`);
 // The first root user's generated password is for the person starting the server: plain text on stderr, once,
-// whatever the log level, outside the JSON log stream on stdout, and last, below the build's and the start's lines.
+// whatever the log level, outside the JSON log stream on stdout, and last, below the build's and the start's lines
+// (which the log batches: written out first).
+flushLogs();
 if (firstRoot) console.error(firstRootNotice(firstRoot, `${config.publicUrl}/login`));
 const servers = [server];
 if (config.metricsPort) {

@@ -4,7 +4,7 @@
 //
 // npx tsx bench/cpu-per-request.ts [--requests 3000] [--connections 4] [--rounds 5] [--leads 10000]
 //                                  [--servers dist/api/server.js,/other/checkout/dist/api/server.js] [--logs info,silent]
-//                                  [--port 3650] [--profile <dir>] [--db-prefix ls_bench_cpu]
+//                                  [--port 3650] [--profile <dir>] [--db-prefix ls_bench_cpu] [--kinds get,leads]
 // Needs BENCH_DATABASE_URL or TEST_DATABASE_URL (a server where the user may create databases: the benchmark makes its
 // own database and drops it). Build the server first (`npm run build:server`); the script refuses a dist/ older than
 // the sources under api/ and resources/.
@@ -36,6 +36,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '3650' },
     profile: { type: 'string' },
     'db-prefix': { type: 'string', default: 'ls_bench_cpu' },
+    kinds: { type: 'string', default: 'get,leads' },
   },
 });
 
@@ -44,8 +45,14 @@ const CLOCK_TICK_MS = 10; // USER_HZ = 100 on Linux
 
 /** CPU time (user + system, every thread) the process has used, in ms. */
 function cpuMs(pid: number): number {
+  const { user, system } = cpuSplitMs(pid);
+  return user + system;
+}
+
+/** The same, split: user time and system time (the kernel's work for the process: socket writes and reads, loopback TCP). */
+function cpuSplitMs(pid: number): { user: number; system: number } {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+  return { user: Number(fields[11]) * CLOCK_TICK_MS, system: Number(fields[12]) * CLOCK_TICK_MS };
 }
 
 const loadavg = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
@@ -224,10 +231,11 @@ async function main() {
       const start = 25 * Math.floor(Math.random() * 20);
       return `/api/1/accounts/${accountId}/leads?filter=${encodeURIComponent('{}')}&range=${encodeURIComponent(JSON.stringify([start, start + 24]))}&sort=${encodeURIComponent('["ld_captured_at","DESC"]')}`;
     };
+    const wanted = new Set(values.kinds.split(','));
     const kinds = [
-      { kind: 'GET /users/{id}', next: () => `/api/1/users/${pick(userIds)}`, cookie: rootCookie },
-      { kind: 'leads list page', next: page, cookie: ownerCookie },
-    ];
+      { name: 'get', kind: 'GET /users/{id}', next: () => `/api/1/users/${pick(userIds)}`, cookie: rootCookie },
+      { name: 'leads', kind: 'leads list page', next: page, cookie: ownerCookie },
+    ].filter((k) => wanted.has(k.name));
     const amount = Number(values.requests);
     const rounds = Number(values.rounds);
     console.log(
@@ -239,6 +247,7 @@ async function main() {
     console.log(`idle CPU over 5 s: ${servers.map((s, i) => `${s.label} ${cpuMs(s.child.pid!) - idle0[i]} ms`).join(', ')}`);
     for (const s of servers) for (const k of kinds) await burst(s.base, Math.ceil(amount / 2), k.next, k.cookie); // warm-up: JIT, plans, caches
     const results = new Map<string, number[]>();
+    const systemShare = new Map<string, number[]>();
     const linesPerRequest = new Map<string, number[]>();
     for (let r = 0; r < rounds; r++) {
       const order = servers.map((_, i) => servers[(i + r) % servers.length]);
@@ -246,20 +255,23 @@ async function main() {
       for (const s of order)
         for (const k of kinds) {
           const lines0 = s.lines();
-          const cpu0 = cpuMs(s.child.pid!);
+          const cpu0 = cpuSplitMs(s.child.pid!);
           await burst(s.base, amount, k.next, k.cookie);
-          const perRequest = ((cpuMs(s.child.pid!) - cpu0) * 1000) / amount; // µs
+          const cpu1 = cpuSplitMs(s.child.pid!);
+          const spent = cpu1.user + cpu1.system - cpu0.user - cpu0.system;
+          const perRequest = (spent * 1000) / amount; // µs
           const key = `${s.label} · ${k.kind}`;
           results.set(key, [...(results.get(key) ?? []), perRequest]);
+          systemShare.set(key, [...(systemShare.get(key) ?? []), spent > 0 ? (cpu1.system - cpu0.system) / spent : 0]);
           linesPerRequest.set(key, [...(linesPerRequest.get(key) ?? []), (s.lines() - lines0) / amount]);
           row.push(`${key} ${perRequest.toFixed(0)} µs`);
         }
       console.log(`round ${r + 1} (load ${loadavg()}): ${row.join(', ')}`);
     }
-    console.log(`\nserver CPU per request, median of ${rounds} rounds (µs; each round's figures in brackets), log lines per request:`);
+    console.log(`\nserver CPU per request, median of ${rounds} rounds (µs; each round's figures in brackets), the kernel's share of it, log lines per request:`);
     for (const [key, xs] of results)
       console.log(
-        `  ${key.padEnd(48)} ${median(xs).toFixed(0).padStart(6)} µs  [${xs.map((x) => x.toFixed(0)).join(', ')}]  ${median(linesPerRequest.get(key)!).toFixed(2)} lines/request`,
+        `  ${key.padEnd(48)} ${median(xs).toFixed(0).padStart(6)} µs  [${xs.map((x) => x.toFixed(0)).join(', ')}]  system ${(100 * median(systemShare.get(key)!)).toFixed(0)}%  ${median(linesPerRequest.get(key)!).toFixed(2)} lines/request`,
       );
     console.log(`load average at the end: ${loadavg()} (2 cores)`);
   } finally {

@@ -125,9 +125,14 @@ export function resourceAdapter(decl: ResourceDeclaration, hooks: ResourceHooks,
     schemas: hooks.schemas ?? (() => ({ create: decl.create, update: decl.update })),
     // What secretFlags then the hidden filter give, in one pass over the row's keys (a list page serialises every
     // row: three copies of each were a visible part of its CPU): the row's keys but secrets and hidden ones, then
-    // `<secret>_set`, then `id`.
+    // `<secret>_set`, then `id`. A resource with neither answers the row itself with its `id` (a row is read for its
+    // answer alone, ResourceHooks.serialize): the same keys in the same order, and no copy.
     serialize(row) {
       const src = hooks.serialize ? hooks.serialize(row) : row;
+      if (dropped.size === 0 && secrets.length === 0) {
+        src.id = row[idColumn];
+        return src;
+      }
       const out: Row = {};
       for (const k of Object.keys(src)) if (!dropped.has(k)) out[k] = src[k];
       for (const [field, flag] of secrets) out[flag] = src[field] !== null && src[field] !== undefined && src[field] !== '';

@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import type { Knex } from 'knex';
+import { currentRequest } from '../requestContext.js';
 
 /**
  * Who makes a change, for the history the database writes (migrations/20261126000001_history.ts): every transaction
@@ -8,11 +8,7 @@ import type { Knex } from 'knex';
  * local to the transaction, so a pooled connection carries nothing to the next). The request is looked up when the
  * transaction opens, so the user is whoever signed the request by then (session or token).
  */
-const requests = new AsyncLocalStorage<Request>();
 const WRAPPED = Symbol('actors');
-
-/** Serves the rest of the request inside its own context (mounted once, before the routes). */
-export const actorContext: RequestHandler = (req, _res, next) => requests.run(req, next);
 
 /** The label an entry keeps: the user's name and e-mail as they are at the time of the change. */
 export function actorLabel(user: { u_first_name?: string | null; u_last_name?: string | null; u_email: string }): string {
@@ -21,7 +17,7 @@ export function actorLabel(user: { u_first_name?: string | null; u_last_name?: s
 }
 
 /** Sets the transaction's actor (the current request's user; nothing outside a request or without a user). */
-export async function setActor(trx: Knex.Transaction, req: Request | undefined = requests.getStore()): Promise<void> {
+export async function setActor(trx: Knex.Transaction, req: Request | undefined = currentRequest()): Promise<void> {
   const user = req?.user;
   if (!user) return;
   await trx.raw("select set_config('ls.actor_id', ?, true), set_config('ls.actor_label', ?, true)", [user.u_id, actorLabel(user)]);

@@ -165,7 +165,8 @@ declare global {
 export function httpLogger(logger: Logger): RequestHandler {
   if (!logger.isLevelEnabled('info')) {
     // Below info no request line and no service line (AppContext.log writes at info) is ever written, so the
-    // per-request log and its async context would cost every request for nothing. The id stays: header, 500s.
+    // per-request log would cost every request for nothing. The id stays (header, 500s), and so does the request's
+    // context (api/requestContext.ts: who makes a change).
     return (req, res, next) => {
       req.id = requestId(req, res);
       serveInContext(req, next);

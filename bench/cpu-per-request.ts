@@ -4,7 +4,7 @@
 //
 // npx tsx bench/cpu-per-request.ts [--requests 3000] [--connections 4] [--rounds 5] [--leads 10000]
 //                                  [--servers dist/api/server.js,/other/checkout/dist/api/server.js] [--logs info,silent]
-//                                  [--port 3650] [--profile <dir>] [--db-prefix ls_bench_cpu] [--kinds get,leads]
+//                                  [--port 3650] [--profile <dir>] [--db-prefix ls_bench_cpu] [--kinds get,leads] [--spread]
 // Needs BENCH_DATABASE_URL or TEST_DATABASE_URL (a server where the user may create databases: the benchmark makes its
 // own database and drops it). Build the server first (`npm run build:server`); the script refuses a dist/ older than
 // the sources under api/ and resources/.
@@ -37,6 +37,7 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     'db-prefix': { type: 'string', default: 'ls_bench_cpu' },
     kinds: { type: 'string', default: 'get,leads' },
+    spread: { type: 'boolean', default: false },
   },
 });
 
@@ -141,10 +142,10 @@ async function signIn(base: string, email: string): Promise<string> {
 }
 
 /** `amount` requests over `connections` keep-alive connections; throws on any answer but 200. */
-async function burst(base: string, amount: number, next: () => string, cookie: string): Promise<void> {
+async function burst(base: string, amount: number, next: () => string, cookie: string, connections = Number(values.connections)): Promise<void> {
   const result = await autocannon({
     url: base,
-    connections: Number(values.connections),
+    connections,
     amount,
     // What a browser sends with the console's fetches.
     headers: { Cookie: cookie, Accept: 'application/json', 'Accept-Encoding': 'gzip, deflate, br' },
@@ -265,6 +266,23 @@ async function main() {
           systemShare.set(key, [...(systemShare.get(key) ?? []), spent > 0 ? (cpu1.system - cpu0.system) / spent : 0]);
           linesPerRequest.set(key, [...(linesPerRequest.get(key) ?? []), (s.lines() - lines0) / amount]);
           row.push(`${key} ${perRequest.toFixed(0)} µs`);
+        }
+      if (values.spread && servers.length > 1)
+        // --spread: the same requests shared by every server at once (the connections split between them), as a load
+        // balancer spreads them over processes: the CPU of all of them per request.
+        for (const k of kinds) {
+          const cpu0 = servers.map((s) => cpuSplitMs(s.child.pid!));
+          const share = Math.ceil(amount / servers.length);
+          const connections = Math.max(1, Math.round(Number(values.connections) / servers.length));
+          await Promise.all(servers.map((s) => burst(s.base, share, k.next, k.cookie, connections)));
+          const cpu1 = servers.map((s) => cpuSplitMs(s.child.pid!));
+          const spent = cpu1.reduce((sum, c, i) => sum + c.user + c.system - cpu0[i].user - cpu0[i].system, 0);
+          const system = cpu1.reduce((sum, c, i) => sum + c.system - cpu0[i].system, 0);
+          const key = `all ${servers.length} at once · ${k.kind}`;
+          results.set(key, [...(results.get(key) ?? []), (spent * 1000) / (share * servers.length)]);
+          systemShare.set(key, [...(systemShare.get(key) ?? []), spent > 0 ? system / spent : 0]);
+          linesPerRequest.set(key, [...(linesPerRequest.get(key) ?? []), 1]);
+          row.push(`${key} ${((spent * 1000) / (share * servers.length)).toFixed(0)} µs`);
         }
       console.log(`round ${r + 1} (load ${loadavg()}): ${row.join(', ')}`);
     }

@@ -79,6 +79,10 @@ const ACCOUNT = 'Event day';
 const CODE = 'EVENTDAY';
 const SESSION_SECRET = 'bench-event-day-'.padEnd(48, 'x');
 /** Goals of issue 18, per run. */
+/** The CPU phase after the mix: requests of each kind, and how long the servers' idle CPU is measured first. */
+const CPU_GETS = 3000;
+const CPU_LISTS = 1500;
+const IDLE_MS = 5000;
 const GOALS = { listP95: 150, leadCreateP95: 100, registrationP95: 150, manifestP95: 30, rssGrowthMb: 100, cpuUserGetMs: 0.5, cpuListMs: 1 };
 
 // ---- the fixture ----------------------------------------------------------------------------------------------------
@@ -295,7 +299,17 @@ interface RunResult {
   registrations: { answered: number; stored: number; lost: number; skippedArrivals: number };
   servers: { pid: number; rssStartMb: number; rssPeakMb: number; rssEndMb: number; cpuMs: number }[];
   cpu: { requests: number; serverMsPerRequest: number; databaseMsPerRequest: number; databaseBackends: number; loadGeneratorMsPerRequest: number };
-  cpuPerKind: { userGet: number; listPage: number; userGetRequests: number; listRequests: number };
+  /** Net of the servers' idle CPU (userGet, listPage) and as measured (…Raw); the idle rate; jobs still waiting when it began. */
+  cpuPerKind: {
+    userGet: number;
+    listPage: number;
+    userGetRaw: number;
+    listPageRaw: number;
+    idleMsPerSecond: number;
+    jobsLeftWaiting: number;
+    userGetRequests: number;
+    listRequests: number;
+  };
   agreement?: { sessionSignOutSeenMs: number | null; manifestEditSeenMs: number[]; rateLimit: { created: number; limited: number; limit: number } };
   misses: string[];
 }
@@ -717,8 +731,25 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
     }
 
     // ---- CPU per request, one kind at a time, as shipped (request logs on)
+    // The mix leaves work behind (the registrations' mails on the job queue, in every process): it is done first, and
+    // the servers' CPU with no request at all (timers, the job queue's polling) is measured over a few seconds, so
+    // that each kind's figure is what its requests cost (the idle rate times the phase's length taken off). Both the
+    // raw and the net figure are reported; the goals are judged on the net one.
+    const drainUntil = Date.now() + 60_000;
+    let waitingJobs = 0;
+    for (;;) {
+      waitingJobs = Number((await admin.query("select count(*)::int n from pgboss.job where state in ('created', 'retry', 'active') and start_after <= now()")).rows[0].n);
+      if (waitingJobs === 0 || Date.now() > drainUntil) break;
+      await sleep(250);
+    }
+    await sleep(1000);
+    const idleCpu0 = servers.reduce((sum, s) => sum + cpuMs(s.pid), 0);
+    const idleT0 = performance.now();
+    await sleep(IDLE_MS);
+    const idleRate = (servers.reduce((sum, s) => sum + cpuMs(s.pid), 0) - idleCpu0) / (performance.now() - idleT0); // ms of CPU per ms
     const cpuPer = async (count: number, url: (i: number) => string, headers: Record<string, string>) => {
       const before = servers.reduce((sum, s) => sum + cpuMs(s.pid), 0);
+      const t0 = performance.now();
       let next = 0;
       let bad = 0;
       await Promise.all(
@@ -727,12 +758,13 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
         }),
       );
       if (bad) misses.push(`CPU phase: ${bad} of ${count} answers were not 200`);
-      return (servers.reduce((sum, s) => sum + cpuMs(s.pid), 0) - before) / count;
+      const spent = servers.reduce((sum, s) => sum + cpuMs(s.pid), 0) - before;
+      return { raw: spent / count, net: (spent - idleRate * (performance.now() - t0)) / count };
     };
     const people = [...fx.organisers, ...fx.devices];
-    const userGet = await cpuPer(1000, (i) => api(`/users/${people[i % people.length].id}`), as(root));
+    const userGet = await cpuPer(CPU_GETS, (i) => api(`/users/${people[i % people.length].id}`), as(root));
     const listPage = await cpuPer(
-      500,
+      CPU_LISTS,
       (i) =>
         api(`${a}/leads?filter=${q({ ld_eventid: fx.oldEvents[i % fx.oldEvents.length] })}&sort=${q(['ld_captured_at', 'DESC'])}&range=${q([(i % 4) * 25, (i % 4) * 25 + 24])}`),
       as(organisers[0]),
@@ -782,7 +814,16 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
         databaseBackends: database.backends,
         loadGeneratorMsPerRequest: (generator.user + generator.system) / 1000 / total,
       },
-      cpuPerKind: { userGet, listPage, userGetRequests: 1000, listRequests: 500 },
+      cpuPerKind: {
+        userGet: userGet.net,
+        listPage: listPage.net,
+        userGetRaw: userGet.raw,
+        listPageRaw: listPage.raw,
+        idleMsPerSecond: idleRate * 1000,
+        jobsLeftWaiting: waitingJobs,
+        userGetRequests: CPU_GETS,
+        listRequests: CPU_LISTS,
+      },
       agreement,
       misses,
     };
@@ -804,8 +845,8 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
     p95('manifest', GOALS.manifestP95, 'manifest poll');
     for (const s of result.servers)
       if (s.rssPeakMb - s.rssStartMb > GOALS.rssGrowthMb) misses.push(`server ${s.pid} RSS grew ${(s.rssPeakMb - s.rssStartMb).toFixed(0)} MB > ${GOALS.rssGrowthMb} MB`);
-    if (userGet > GOALS.cpuUserGetMs) misses.push(`server CPU per GET /users/{id} ${userGet.toFixed(2)} ms > ${GOALS.cpuUserGetMs} ms`);
-    if (listPage > GOALS.cpuListMs) misses.push(`server CPU per leads list page ${listPage.toFixed(2)} ms > ${GOALS.cpuListMs} ms`);
+    if (userGet.net > GOALS.cpuUserGetMs) misses.push(`server CPU per GET /users/{id} ${userGet.net.toFixed(2)} ms > ${GOALS.cpuUserGetMs} ms`);
+    if (listPage.net > GOALS.cpuListMs) misses.push(`server CPU per leads list page ${listPage.net.toFixed(2)} ms > ${GOALS.cpuListMs} ms`);
     report(result);
     if (ge500 || process.env.BENCH_KEEP_LOGS) keepLogs = true;
     return result;
@@ -859,7 +900,7 @@ function report(r: RunResult) {
     `  CPU per request over the mix (${r.cpu.requests} requests): server ${f(r.cpu.serverMsPerRequest, 2)} ms, PostgreSQL ${f(r.cpu.databaseMsPerRequest, 2)} ms (${r.cpu.databaseBackends} backends), load generator ${f(r.cpu.loadGeneratorMsPerRequest, 2)} ms`,
   );
   console.log(
-    `  server CPU one kind at a time, request logs on: GET /users/{id} ${f(r.cpuPerKind.userGet, 2)} ms (goal ≤ ${GOALS.cpuUserGetMs}), leads list page ${f(r.cpuPerKind.listPage, 2)} ms (goal ≤ ${GOALS.cpuListMs})`,
+    `  server CPU one kind at a time, request logs on, net of idle (${f(r.cpuPerKind.idleMsPerSecond, 1)} ms/s with no request; ${r.cpuPerKind.jobsLeftWaiting} jobs still waiting): GET /users/{id} ${f(r.cpuPerKind.userGet, 2)} ms (goal ≤ ${GOALS.cpuUserGetMs}; raw ${f(r.cpuPerKind.userGetRaw, 2)}), leads list page ${f(r.cpuPerKind.listPage, 2)} ms (goal ≤ ${GOALS.cpuListMs}; raw ${f(r.cpuPerKind.listPageRaw, 2)})`,
   );
   if (r.agreement) {
     const ag = r.agreement;

@@ -3,6 +3,7 @@ import { startupConfig, startupDatabase } from './startup.js';
 import { createApp } from './app.js';
 import { ensureRootUser, firstRootNotice, prepareDatabase } from './db/bootstrap.js';
 import { createLogger, flushLogs } from './log.js';
+import { warmManifests } from './services/player.js';
 import { createShutdown, onSignals } from './shutdown.js';
 import type { StorageDriver } from './storage/index.js';
 import { conversationEventsFor } from './services/conversationEvents.js';
@@ -39,6 +40,11 @@ logger.info({ port }, `Leadstage on ${config.publicUrl} (database: ${config.data
 // (which the log batches: written out first).
 flushLogs();
 if (firstRoot) console.error(firstRootNotice(firstRoot, `${config.publicUrl}/login`));
+// The players that were polling before this start find their manifests ready (api/services/player.ts).
+warmManifests(context.db).then(
+  (built) => built && logger.info({ manifests: built }, `player manifests of ${built} codes seen lately built`),
+  (err: unknown) => logger.warn({ err }, 'building the player manifests at start failed'),
+);
 const servers = [server];
 if (config.metricsPort) {
   const internal = await metrics.listen(config.metricsPort).catch((err) => {

@@ -348,6 +348,31 @@ export async function manifestFor(db: Knex, code: string): Promise<Manifest | un
   );
 }
 
+/** At start, the manifests of the codes whose players reported this recently are built (warmManifests), at most WARM_MAX. */
+export const WARM_SEEN_MINUTES = 15;
+const WARM_MAX = 200;
+
+/**
+ * Builds the manifests of the codes whose players reported in the last WARM_SEEN_MINUTES (the most recent first), one
+ * after the other, so that after a restart (a deploy) the totems' next polls find them in memory instead of all
+ * asking at once for builds that queue for the pool behind everything else starting at the same time (the event
+ * day's start-of-day burst). Run by the server in the background once it listens; a group's part is built once for
+ * all its codes. Waits up to 5 s for the listener first: a manifest built while this process cannot hear the others'
+ * writes is not kept. Answers how many were built.
+ */
+export async function warmManifests(db: Knex): Promise<number> {
+  const cache = cacheOf(db);
+  for (let i = 0; i < 50 && !cache.hears(); i++) await new Promise((r) => setTimeout(r, 100));
+  const codes = (await db('carousel_codes')
+    .where('cc_last_seen_at', '>', db.raw(`now() - interval '${WARM_SEEN_MINUTES} minutes'`))
+    .orderBy('cc_last_seen_at', 'desc')
+    .limit(WARM_MAX)
+    .pluck('cc_code')) as string[];
+  let built = 0;
+  for (const code of codes) if (await manifestFor(db, code)) built++;
+  return built;
+}
+
 async function buildCached(db: Knex, cache: Cache & { hears: () => boolean }, code: string): Promise<Manifest | undefined> {
   const epoch = cache.epoch;
   const found = await codeRow(db, code);

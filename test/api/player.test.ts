@@ -7,6 +7,7 @@ import { accountPath, startConsoleApp } from '../helpers/console.js';
 import { createAsset } from '../helpers/assets.js';
 import { makeCarousel, makeCode, makeCollection, makeGroup, makeLayer, makeSlide, makeVariant, simpleCarousel } from '../helpers/carousels.js';
 import { PNG, mp4 } from '../helpers/storage.js';
+import { warmManifests } from '../../api/services/player.js';
 
 type Row = Record<string, unknown>;
 
@@ -336,5 +337,28 @@ describeEachDb('player API', (kind) => {
         .whereIn('rl_key', [`play:${bCode}`, `play:${code}`])
         .del();
     }
+  });
+
+  it('at start, the manifests of the codes whose players reported lately are built (warmManifests), the others are not', async () => {
+    const quiet = String((await makeCode(root, a, ids.group)).cc_code);
+    await t.db('carousel_codes').where('cc_code', code).update({ cc_last_seen_at: t.db.fn.now() });
+    await t
+      .db('carousel_codes')
+      .where('cc_code', quiet)
+      .update({ cc_last_seen_at: t.db.raw("now() - interval '1 hour'") });
+    // a write empties every manifest kept (its NOTIFY, on PostgreSQL, arrives within the pause)
+    await root.put(`${accountPath(a, 'slides')}/${ids.s1}`, { sl_subtitle: `warm ${uid()}` });
+    await new Promise((r) => setTimeout(r, 300));
+    let built = 0;
+    const warming = await queriesOf(t.db, async () => {
+      built = await warmManifests(t.db);
+    });
+    expect(built).toBeGreaterThanOrEqual(1);
+    // the recent code's manifest was built by the warm-up (its code read, its group's part) and is served from memory
+    expect(warming.some((sql) => /from "carousel_codes".*"cc_code" = /.test(sql))).toBe(true);
+    expect(await queriesOf(t.db, async () => expect((await manifest()).status).toBe(200))).toEqual([]);
+    // the one not seen for an hour was not built: its code is read on its first poll (its group's part is shared)
+    const first = await queriesOf(t.db, async () => expect((await manifest(quiet)).status).toBe(200));
+    expect(first.length).toBeGreaterThan(0);
   });
 });

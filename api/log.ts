@@ -65,12 +65,15 @@ const OPTIONS = (config: Pick<Config, 'logLevel'>) => ({
   formatters: { level: (label: string) => ({ level: label }) },
 });
 
+let stdout: DestinationStream | undefined;
+
 /** The logger of each createLogger's request lines: the same destination and options, without redaction (see httpLogger). */
 const requestLineLoggers = new WeakMap<Logger, Logger>();
 
 /** One JSON object a line on stdout (or `destination`), at config.logLevel. */
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: DestinationStream): Logger {
-  const dest = destination ?? batchedDestination(1);
+  // Every logger of the process that writes to stdout shares one destination (one buffer, one timer).
+  const dest = destination ?? (stdout ??= batchedDestination(1));
   const logger = pino({ ...OPTIONS(config), redact: { paths: REDACT, censor: '[redacted]' } }, dest);
   requestLineLoggers.set(logger, pino(OPTIONS(config), dest));
   return logger;

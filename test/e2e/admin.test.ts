@@ -343,7 +343,8 @@ describe.skipIf(!HAS_CHROMIUM)('entry admin in the browser', () => {
     await page.goto(`/accounts/${accountId}/users/new`);
     const search = control(page, 'au_userid').locator('input[type=text], input:not([type])').first();
     await search.waitFor();
-    expect(await control(page, 'au_userid').locator('[role=combobox]').getAttribute('aria-autocomplete')).toBe('list');
+    // the picker becomes a search once it knows there are more than 15 candidates (it may render before it knows)
+    await expect.poll(() => control(page, 'au_userid').locator('[role=combobox]').getAttribute('aria-autocomplete'), { timeout: 10_000 }).toBe('list');
     const filtered = page.waitForRequest((r) => r.url().includes('/users/unlinked?') && decodeURIComponent(r.url()).includes('"q":"picker07'));
     await search.fill(`picker07`);
     await filtered;

@@ -349,7 +349,7 @@ export async function manifestFor(db: Knex, code: string): Promise<Manifest | un
 }
 
 /** At start, the manifests of the codes whose players reported this recently are built (warmManifests), at most WARM_MAX. */
-export const WARM_SEEN_MINUTES = 15;
+const WARM_SEEN_MINUTES = 15;
 const WARM_MAX = 200;
 
 /**

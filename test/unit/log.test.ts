@@ -12,4 +12,11 @@ describe('safeUrl (URLs as logged)', () => {
     expect(safeUrl('/api/1/users?page=2&q=ann')).toBe('/api/1/users?page=2&q=ann');
     expect(safeUrl('/healthz')).toBe('/healthz');
   });
+
+  it('keeps a query without secrets as the client wrote it, and finds a secret however its name is encoded', () => {
+    const list = '/api/1/accounts/a/leads?filter=%7B%7D&range=%5B0%2C24%5D&sort=%5B%22ld_captured_at%22%2C%22DESC%22%5D';
+    expect(safeUrl(list)).toBe(list);
+    expect(safeUrl('/users/resetpassword?%74oken=abc123&lang=en')).toBe('/users/resetpassword?token=[redacted]&lang=en');
+    expect(safeUrl('/x?a=1&signature=s&access_code=c')).toBe('/x?a=1&signature=[redacted]&access_code=[redacted]');
+  });
 });

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import { gzipAsync } from '@gfx/zopfli';
+// @ts-expect-error -- a plain .mjs script without types
+import { zopfliAll } from './scripts/zopfli.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -36,6 +37,20 @@ const noCssVarsTheme = (): Plugin => ({
   },
 });
 
+/**
+ * zod's JSON Schema generator out of the build: see admin/src/layout/noZodJsonSchema.ts. Only imports made inside
+ * zod's v4 folder resolve to the stand-in (the API, built by tsc, keeps the real one).
+ */
+const noZodJsonSchema = (): Plugin => ({
+  name: 'ls-no-zod-json-schema',
+  enforce: 'pre',
+  apply: 'build',
+  resolveId(source, importer) {
+    if (!importer || !/[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(importer)) return null;
+    return /(?:^|\/)(?:to-json-schema|json-schema-processors)\.js$/.test(source) ? path.join(here, 'src', 'layout', 'noZodJsonSchema.ts') : null;
+  },
+});
+
 const COMPRESSIBLE = /\.(?:js|mjs|css|svg|json|webmanifest|wasm)$/;
 
 /**
@@ -43,11 +58,11 @@ const COMPRESSIBLE = /\.(?:js|mjs|css|svg|json|webmanifest|wasm)$/;
  * (api/middleware/precompressed.ts): smaller than on-the-fly compression (level 6, and nothing under 1 KiB), with a
  * Content-Length, and no CPU per request. A copy that would not be smaller is not written.
  *
- * The chunks a first visit loads before anyone signs in (the entry with its static imports, and the public pages' own
- * chunks with theirs: `/login`, the password pages, invitations, sign-up) are compressed by zopfli (@gfx/zopfli, Google's
- * deflate encoder: standard gzip, about 3.4% smaller than zlib's level 9 here, `/login` 110.3 -> 106.6 KiB), the rest
- * by zlib at level 9: zopfli takes about a second per 60 KB, so the whole admin (3.7 MB) would add a minute to every
- * build, these chunks (about 330 KB) a few seconds.
+ * Scripts and style sheets are compressed by zopfli (admin/scripts/zopfli.mjs: @gfx/zopfli, Google's deflate encoder,
+ * standard gzip that every browser reads, about 3% smaller than zlib's level 9 here: `/login` 110.3 -> 106.6 KiB, the
+ * form designer's page 459.0 -> 445.2), other files (the barcode decoder's WebAssembly, icons, the manifest) by zlib at
+ * level 9. Zopfli takes about a second per 100 KB, so it runs on a worker per core and keeps its results by content in
+ * node_modules/.cache/leadstage-zopfli: a rebuild compresses only the chunks that changed.
  */
 function precompressAssets(): Plugin {
   let outDir = '';
@@ -58,30 +73,22 @@ function precompressAssets(): Plugin {
       outDir = config.build.outDir;
     },
     async writeBundle(_options, bundle) {
-      const firstVisit = new Set<string>();
-      const add = (fileName: string) => {
-        const chunk = bundle[fileName];
-        if (firstVisit.has(fileName) || !chunk || chunk.type !== 'chunk') return;
-        firstVisit.add(fileName);
-        for (const imported of chunk.imports) add(imported);
-        for (const css of chunk.viteMetadata?.importedCss ?? []) firstVisit.add(css);
-      };
-      const publicPages = path.join(here, 'src', 'public') + path.sep;
-      for (const [fileName, chunk] of Object.entries(bundle)) if (chunk.type === 'chunk' && (chunk.isEntry || chunk.facadeModuleId?.startsWith(publicPages))) add(fileName);
-      for (const fileName of Object.keys(bundle)) {
-        if (!fileName.startsWith('assets/') || !COMPRESSIBLE.test(fileName)) continue;
-        const file = path.join(outDir, fileName);
-        const raw = fs.readFileSync(file);
-        const gzip = firstVisit.has(fileName) ? await gzipAsync(raw, { numiterations: 5 }) : zlib.gzipSync(raw, { level: 9 });
-        if (gzip.length < raw.length) fs.writeFileSync(`${file}.gz`, gzip);
-      }
+      const files = Object.keys(bundle).filter((fileName) => fileName.startsWith('assets/') && COMPRESSIBLE.test(fileName));
+      const raws = files.map((fileName) => fs.readFileSync(path.join(outDir, fileName)));
+      const byZopfli = files.map((fileName) => /\.(?:js|mjs|css)$/.test(fileName));
+      const zopflied = await zopfliAll(raws.filter((_, i) => byZopfli[i]));
+      let next = 0;
+      files.forEach((fileName, i) => {
+        const gzip = byZopfli[i] ? zopflied[next++] : zlib.gzipSync(raws[i], { level: 9 });
+        if (gzip.length < raws[i].length) fs.writeFileSync(path.join(outDir, `${fileName}.gz`), gzip);
+      });
     },
   };
 }
 
 export default defineConfig({
   root: here,
-  plugins: [react(), publicFormPages(), noCssVarsTheme(), precompressAssets()],
+  plugins: [react(), publicFormPages(), noCssVarsTheme(), noZodJsonSchema(), precompressAssets()],
   resolve: {
     alias: [
       // One react-is (19, MUI's and ra-core's) instead of two: hoist-non-react-statics (under emotion) and prop-types
@@ -90,6 +97,8 @@ export default defineConfig({
       { find: /^react-is$/, replacement: path.join(here, '..', 'node_modules', 'react-is') },
       // Object.entries instead of its polyfill (node-polyglot's): see admin/src/layout/objectEntries.cjs.
       { find: /^object\.entries$/, replacement: path.join(here, 'src', 'layout', 'objectEntries.cjs') },
+      // react-admin's client-side CSV export, which no list of Leadstage uses: see admin/src/layout/noJsonExport.ts.
+      { find: /^jsonexport\/dist\/index\.js$/, replacement: path.join(here, 'src', 'layout', 'noJsonExport.ts') },
     ],
   },
   build: {

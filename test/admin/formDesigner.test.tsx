@@ -170,7 +170,8 @@ async function addElement(ui: Ui, typeLabel: string) {
 }
 
 async function pickList(ui: Ui, title: string) {
-  const combo = within(ui.editor()).getByRole('combobox', { name: /List/ });
+  // the picker loads with the first list-type element
+  const combo = await within(ui.editor()).findByRole('combobox', { name: /List/ });
   await ui.user.click(combo);
   await ui.user.click(within(await screen.findByRole('listbox')).getByRole('option', { name: new RegExp(`^${title}`) }));
 }
@@ -278,7 +279,7 @@ describe('form designer', () => {
     await addElement(ui, 'Select box');
     await ui.user.keyboard('Favourite colour');
     await ui.user.click(within(ui.editor()).getByRole('button', { name: 'Save' }));
-    const picker = within(ui.editor()).getByRole('combobox', { name: /List/ });
+    const picker = await within(ui.editor()).findByRole('combobox', { name: /List/ });
     expect(picker.getAttribute('aria-invalid')).toBe('true');
     expect(within(ui.editor()).getByText('This element type needs a list')).toBeTruthy();
     expect(ui.writes()).toEqual([]);

@@ -80,6 +80,49 @@ describe("@mui/material: what the admin build's noCssVarsTheme plugin (admin/vit
   });
 });
 
+describe("zod: what the admin build's noZodJsonSchema plugin (admin/vite.config.ts) stands in for", () => {
+  const ZOD = 'node_modules/zod/v4';
+  const recheckZod = (what: string) => `zod: ${what}. Re-check admin/src/layout/noZodJsonSchema.ts and the plugin in admin/vite.config.ts against this version, then move the pin`;
+  /** The names a module exports (`export const|function|class x`, `export { a as b }`). */
+  const exportsOf = (file: string) => {
+    const source = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    const names = [...source.matchAll(/^export (?:const|let|function\*?|async function|class) (\w+)/gm)].map((m) => m[1]);
+    for (const list of source.matchAll(/^export \{([^}]*)\}(?! from)/gm))
+      for (const item of list[1].split(','))
+        names.push(
+          item
+            .trim()
+            .split(/\s+as\s+/)
+            .pop()!,
+        );
+    return names.filter(Boolean).sort();
+  };
+
+  it('is pinned (the API depends on it too) to the version installed', () => {
+    const pinned = pkg.dependencies.zod;
+    expect(pinned, recheckZod(`package.json asks for "${pinned}", not one exact version`)).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(lock.packages[''].dependencies?.zod, recheckZod('package-lock.json does not ask for the version package.json pins')).toBe(pinned);
+    expect(readJson('node_modules/zod/package.json').version, recheckZod('another version is installed')).toBe(pinned);
+  });
+
+  it('the stand-in exports every name of the two modules it replaces, and nothing they lack', () => {
+    const real = [...exportsOf(`${ZOD}/core/to-json-schema.js`), ...exportsOf(`${ZOD}/core/json-schema-processors.js`)].sort();
+    expect(real.length, recheckZod('the two modules export nothing the test can read')).toBeGreaterThan(40);
+    expect(exportsOf('admin/src/layout/noZodJsonSchema.ts'), recheckZod('the JSON Schema modules export other names')).toEqual(real);
+  });
+
+  it('the classic schemas reach the generator only through those two modules, by the paths the plugin matches', () => {
+    const classic = fs.readFileSync(path.join(ROOT, ZOD, 'classic', 'schemas.js'), 'utf8');
+    expect(classic, recheckZod('classic/schemas.js imports the processors from elsewhere')).toContain('import * as processors from "../core/json-schema-processors.js";');
+    expect(classic, recheckZod('classic/schemas.js imports the method factories from elsewhere')).toContain(
+      'import { createStandardJSONSchemaMethod, createToJSONSchemaMethod } from "../core/to-json-schema.js";',
+    );
+    // parsing never reaches them: only the JSON Schema methods and getters such as minLength do
+    const core = fs.readFileSync(path.join(ROOT, ZOD, 'core', 'schemas.js'), 'utf8');
+    expect(core, recheckZod('core/schemas.js (parsing) now imports the JSON Schema code')).not.toMatch(/json-schema|to-json-schema/);
+  });
+});
+
 describe('node-polyglot: the admin build gives it Object.entries for the object.entries polyfill (admin/src/layout/objectEntries.cjs)', () => {
   const recheckPolyglot = (what: string) => `node-polyglot: ${what}. Re-check the object.entries alias in admin/vite.config.ts`;
   it('calls the polyfill as a function of one object, which is what Object.entries is', async () => {

@@ -1,6 +1,5 @@
-import { memo, useEffect, useId, useMemo, useRef, type FormEvent, type KeyboardEvent } from 'react';
+import { lazy, memo, Suspense, useEffect, useId, useMemo, useRef, type ComponentProps, type FormEvent, type KeyboardEvent } from 'react';
 import Alert from '@mui/material/Alert';
-import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -178,7 +177,7 @@ export const ElementEditor = memo(function ElementEditor(props: ElementEditorPro
   );
 });
 
-type OnEdit = ElementEditorProps['onEdit'];
+export type OnEdit = ElementEditorProps['onEdit'];
 
 const EditorActions = memo(function EditorActions({
   id,
@@ -299,53 +298,20 @@ const TypeSelect = memo(function TypeSelect({
   );
 });
 
+// The list picker of a list-type element (MUI's Autocomplete, about 10 KiB gzipped) loads when such an element is
+// edited: a form without one never needs it.
+const LazyListPicker = lazy(() => import('./ListPicker'));
+
+function ListPicker(props: ComponentProps<typeof LazyListPicker>) {
+  return (
+    <Suspense fallback={<TextField id={props.id} label={props.t('fields.list')} required size="small" disabled helperText={props.help} />}>
+      <LazyListPicker {...props} />
+    </Suspense>
+  );
+}
+
 const RequiredBox = memo(function RequiredBox({ id, draftKey, checked, label, onEdit }: { id: string; draftKey: string; checked: boolean; label: string; onEdit: OnEdit }) {
   return <FormControlLabel control={<Checkbox id={id} checked={checked} onChange={(e) => onEdit(draftKey, { required: e.target.checked })} />} label={label} />;
-});
-
-const ListPicker = memo(function ListPicker({
-  id,
-  draftKey,
-  lists,
-  loading,
-  listId,
-  error,
-  help,
-  t,
-  onEdit,
-}: {
-  id: string;
-  draftKey: string;
-  lists: readonly ListRecord[];
-  loading: boolean;
-  listId: string;
-  error?: string;
-  help: string;
-  t: T;
-  onEdit: OnEdit;
-}) {
-  return (
-    <Autocomplete
-      id={id}
-      options={lists}
-      value={lists.find((l) => l.l_id === listId) ?? null}
-      onChange={(_, value) => onEdit(draftKey, { listId: value?.l_id ?? '' })}
-      getOptionLabel={(l) => l.l_title}
-      getOptionKey={(l) => l.l_id}
-      isOptionEqualToValue={(a, b) => a.l_id === b.l_id}
-      loading={loading}
-      noOptionsText={t('fields.no_lists')}
-      renderOption={({ key: optionKey, ...rest }, l) => (
-        <li key={optionKey} {...rest}>
-          <span>
-            {l.l_title}
-            {l.l_name ? <span className="fd-muted"> · {l.l_name}</span> : null}
-          </span>
-        </li>
-      )}
-      renderInput={(params) => <TextField {...params} label={t('fields.list')} required size="small" error={Boolean(error)} helperText={error ?? help} />}
-    />
-  );
 });
 
 type OptionErrors = Partial<Record<'min' | 'max' | 'step' | 'max_length' | 'days' | 'disabled' | 'options', string>>;

@@ -3,13 +3,10 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import InputAdornment from '@mui/material/InputAdornment';
-import MuiAutocomplete from '@mui/material/Autocomplete';
-import MuiTextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { FieldTitle, LoadingInput, PasswordInput, SelectInput, TextInput, useGetList, useInput, useRecordContext, useTranslate } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { COLOUR_RE } from '../../../resources/define';
-import { normaliseTag } from '../../../resources/tags';
 import { formatJsonValue, optionLabelKey, titleField, titleOf } from './rules';
 import { useDeclaration } from './declarations';
 import { useChosenRecord } from './references';
@@ -23,6 +20,7 @@ const REFERENCE_PAGE = 100;
 const keep = (v: unknown) => v;
 
 const LazyAutocomplete = lazy(() => import('./Autocomplete'));
+const LazyTagsBox = lazy(() => import('./TagsInput'));
 
 /** A search select, loaded when first needed (a list of more than 15 options). */
 function AutocompleteInput(props: ComponentProps<typeof LazyAutocomplete>) {
@@ -195,69 +193,34 @@ export function SecretInput({ source, label, disabled, decl, meta, mode: formMod
 }
 
 /**
- * tags: a chips input (type a tag, Enter or comma adds it; Backspace or a chip's cross removes one). What is typed is
- * made an identifier (lower case, "-" for spaces), a tag once, at most the field's `max` (default 20). In a list's
- * filter bar the same input picks the tags a row may hold any of.
+ * tags: a chips input (type a tag, Enter or comma adds it; Backspace or a chip's cross removes one), at most the field's
+ * `max` (default 20). In a list's filter bar the same input picks the tags a row may hold any of. The form field is
+ * held here from the first render (a filter given in the address is the form's value at once); the chips box
+ * (TagsInput.tsx, with MUI's Autocomplete, about 10 KiB gzipped) loads with the first tags field: only leads have one.
  */
 export function TagsInput({ source, label, disabled, helperText, meta, alwaysOn }: FieldInputProps) {
   const translate = useTranslate();
   const { field, fieldState, isRequired } = useInput({ source, isRequired: meta.required, format: (v: unknown) => (Array.isArray(v) ? v : []) });
-  const value = (field.value ?? []) as string[];
   const most = meta.max ?? 20;
-  const [text, setText] = useState('');
-  const add = (raw: string) => {
-    const tags = raw
-      .split(/[,;\n]/)
-      .map(normaliseTag)
-      .filter(Boolean);
-    const next = [...value];
-    for (const t of tags) if (!next.includes(t) && next.length < most) next.push(t);
-    if (next.length !== value.length) field.onChange(next);
-    setText('');
-  };
   const error = fieldState.error?.message;
+  const title = <FieldTitle label={label} source={source} isRequired={isRequired} />;
+  const help = error
+    ? translate(error, { _: error })
+    : (helperText ?? (alwaysOn === undefined ? translate('ls.generated.tags_hint', { max: most, _: `Enter or comma adds a tag (at most ${most})` }) : undefined));
   return (
-    <MuiAutocomplete<string, true, false, true>
-      multiple
-      freeSolo
-      options={[]}
-      value={value}
-      inputValue={text}
-      disabled={disabled}
-      onInputChange={(_, v, reason) => {
-        if (reason === 'input' && /[,;]/.test(v)) add(v);
-        else if (reason !== 'reset') setText(v);
-      }}
-      onChange={(_, next, reason) => {
-        if (reason === 'createOption') add(String(next[next.length - 1] ?? ''));
-        else field.onChange([...new Set((next as string[]).map(normaliseTag).filter(Boolean))]);
-      }}
-      onBlur={() => {
-        if (text.trim()) add(text);
-        field.onBlur();
-      }}
-      renderValue={(tags, getItemProps) =>
-        tags.map((tag, index) => {
-          const { key, ...chip } = getItemProps({ index });
-          return <Chip key={key} {...chip} label={tag} size="small" />;
-        })
-      }
-      renderInput={(params) => (
-        <MuiTextField
-          {...params}
-          name={field.name}
-          label={<FieldTitle label={label} source={source} isRequired={isRequired} />}
-          error={!!error}
-          helperText={
-            error
-              ? translate(error, { _: error })
-              : (helperText ?? (alwaysOn === undefined ? translate('ls.generated.tags_hint', { max: most, _: `Enter or comma adds a tag (at most ${most})` }) : undefined))
-          }
-          slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'data-testid': `tags-input-${source}` } }}
-        />
-      )}
-      sx={{ minWidth: 200 }}
-      fullWidth
-    />
+    <Suspense fallback={<LoadingInput label={title} fullWidth />}>
+      <LazyTagsBox
+        source={source}
+        name={field.name}
+        label={title}
+        value={(field.value ?? []) as string[]}
+        most={most}
+        disabled={disabled}
+        error={!!error}
+        helperText={help}
+        onChange={field.onChange}
+        onBlur={field.onBlur}
+      />
+    </Suspense>
   );
 }

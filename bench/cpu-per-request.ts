@@ -4,6 +4,7 @@
 //
 // npx tsx bench/cpu-per-request.ts [--requests 3000] [--connections 4] [--rounds 5] [--leads 10000]
 //                                  [--servers dist/api/server.js,/other/checkout/dist/api/server.js] [--logs info,silent]
+//                                  (a server may carry Node flags after @: dist/api/server.js@--max-semi-space-size=32)
 //                                  [--port 3650] [--profile <dir>] [--db-prefix ls_bench_cpu] [--kinds get,leads] [--spread]
 // Needs BENCH_DATABASE_URL or TEST_DATABASE_URL (a server where the user may create databases: the benchmark makes its
 // own database and drops it). Build the server first (`npm run build:server`); the script refuses a dist/ older than
@@ -87,9 +88,9 @@ interface Server {
   lines: () => number;
 }
 
-async function startServer(serverJs: string, logLevel: string, port: number, databaseUrl: string, label: string): Promise<Server> {
+async function startServer(serverJs: string, logLevel: string, port: number, databaseUrl: string, label: string, flags: string[] = []): Promise<Server> {
   const profile = values.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.resolve(values.profile)}`, `--cpu-prof-name=${label.replace(/[^\w.-]+/g, '_')}.cpuprofile`] : [];
-  const child = spawn(process.execPath, [...profile, serverJs], {
+  const child = spawn(process.execPath, [...flags, ...profile, serverJs], {
     cwd: path.resolve(path.dirname(serverJs), '..', '..'),
     env: {
       PATH: process.env.PATH,
@@ -206,8 +207,12 @@ async function main() {
     console.log('skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server');
     return;
   }
-  const serverFiles = values.servers.split(',').map((s) => path.resolve(ROOT, s));
-  serverFiles.forEach(checkBuilt);
+  // A server may carry Node flags after an @ (dist/api/server.js@--max-semi-space-size=32): the same build run two ways.
+  const serverSpecs = values.servers.split(',').map((s) => {
+    const [file, flags = ''] = s.split('@');
+    return { file: path.resolve(ROOT, file), flags: flags.split(' ').filter(Boolean), name: s };
+  });
+  serverSpecs.forEach((spec) => checkBuilt(spec.file));
   const levels = values.logs.split(',');
   const name = `${values['db-prefix']}_${crypto.randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
@@ -219,10 +224,10 @@ async function main() {
   try {
     const { userIds, accountId } = await seed(url.toString());
     let port = Number(values.port);
-    for (const file of serverFiles)
+    for (const spec of serverSpecs)
       for (const level of levels) {
-        const label = `${serverFiles.length > 1 ? `${path.relative(ROOT, file) || file} ` : ''}${level}`;
-        servers.push(await startServer(file, level, port++, url.toString(), label));
+        const label = `${serverSpecs.length > 1 ? `${path.relative(ROOT, spec.name) || spec.name} ` : ''}${level}`;
+        servers.push(await startServer(spec.file, level, port++, url.toString(), label, spec.flags));
       }
     // One session each (stored in the database, so good on every server).
     const rootCookie = await signIn(servers[0].base, 'root@bench.example');

@@ -20,7 +20,7 @@ const REFERENCE_PAGE = 100;
 const keep = (v: unknown) => v;
 
 const LazyAutocomplete = lazy(() => import('./Autocomplete'));
-const LazyTagsBox = lazy(() => import('./TagsInput'));
+const LazyTagsBox = lazy(() => import('./TagsBox'));
 
 /** A search select, loaded when first needed (a list of more than 15 options). */
 function AutocompleteInput(props: ComponentProps<typeof LazyAutocomplete>) {
@@ -196,7 +196,7 @@ export function SecretInput({ source, label, disabled, decl, meta, mode: formMod
  * tags: a chips input (type a tag, Enter or comma adds it; Backspace or a chip's cross removes one), at most the field's
  * `max` (default 20). In a list's filter bar the same input picks the tags a row may hold any of. The form field is
  * held here from the first render (a filter given in the address is the form's value at once); the chips box
- * (TagsInput.tsx, with MUI's Autocomplete, about 10 KiB gzipped) loads with the first tags field: only leads have one.
+ * (TagsBox.tsx, with MUI's Autocomplete, about 10 KiB gzipped) loads with the first tags field: only leads have one.
  */
 export function TagsInput({ source, label, disabled, helperText, meta, alwaysOn }: FieldInputProps) {
   const translate = useTranslate();

@@ -151,6 +151,27 @@ describeEachDb('graceful shutdown of the real server', (kind) => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  // Left open on purpose: the shutdown below must close it (idle) and still exit within its grace.
+  let idle: net.Socket | undefined;
+
+  it("keeps an idle keep-alive connection open past Node's default 5 s: a proxy's next request on it is answered", async () => {
+    idle = net.connect(server.port, '127.0.0.1');
+    let received = '';
+    let closed = false;
+    idle.on('data', (d) => (received += String(d)));
+    idle.on('close', () => (closed = true));
+    const ask = async () => {
+      received = '';
+      idle!.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
+      for (let i = 0; i < 100 && !/\r\n\r\n[\s\S]*\S/.test(received); i++) await sleep(20);
+      return received;
+    };
+    expect(await ask()).toMatch(/^HTTP\/1\.1 200 /);
+    await sleep(6000); // Node's default keepAliveTimeout (5 s) would have closed it by now
+    expect(closed).toBe(false);
+    expect(await ask()).toMatch(/^HTTP\/1\.1 200 /);
+  }, 20_000);
+
   it('on SIGTERM refuses new connections, finishes the upload in flight (2xx, stored), closes the pool and exits 0', async () => {
     const browser = new Browser(server.baseUrl);
     await browser.send('GET', '/api/1/auth/me');

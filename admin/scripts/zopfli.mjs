@@ -15,10 +15,19 @@ const OPTIONS = { numiterations: 5 };
 export const CACHE_DIR = path.join(here, '..', '..', 'node_modules', '.cache', 'leadstage-zopfli');
 const KEEP_MS = 30 * 24 * 3600 * 1000;
 
+/** The name of a buffer's result in the cache: its content and zopfli's options. */
+export const cacheKeyOf = (raw) => crypto.createHash('sha256').update(JSON.stringify(OPTIONS)).update(raw).digest('hex');
+
 /** The zopfli gzip of each buffer, in order. */
 export async function zopfliAll(buffers) {
-  fs.mkdirSync(CACHE_DIR, { recursive: true });
-  const keys = buffers.map((raw) => crypto.createHash('sha256').update(JSON.stringify(OPTIONS)).update(raw).digest('hex'));
+  // The cache is a help, not a need: where it cannot be written (a read-only node_modules) every chunk is compressed.
+  let cache = true;
+  try {
+    fs.mkdirSync(CACHE_DIR, { recursive: true });
+  } catch {
+    cache = false;
+  }
+  const keys = buffers.map(cacheKeyOf);
   const out = new Array(buffers.length);
   const todo = [];
   keys.forEach((key, i) => {
@@ -48,9 +57,7 @@ export async function zopfliAll(buffers) {
               worker.postMessage(buffers[i]);
             });
             worker.removeAllListeners('error');
-            const file = path.join(CACHE_DIR, `${keys[i]}.gz`);
-            fs.writeFileSync(`${file}.${process.pid}`, out[i]);
-            fs.renameSync(`${file}.${process.pid}`, file); // whole or absent, for builds running side by side
+            if (cache) keep(keys[i], out[i]);
           }
         }),
       );
@@ -58,7 +65,7 @@ export async function zopfliAll(buffers) {
       await Promise.all(workers.map((w) => w.terminate()));
     }
   }
-  for (const name of fs.readdirSync(CACHE_DIR)) {
+  for (const name of cache ? fs.readdirSync(CACHE_DIR) : []) {
     const file = path.join(CACHE_DIR, name);
     try {
       if (Date.now() - fs.statSync(file).mtimeMs > KEEP_MS) fs.rmSync(file, { force: true });
@@ -67,4 +74,15 @@ export async function zopfliAll(buffers) {
     }
   }
   return out;
+}
+
+/** Writes a result into the cache, whole or not at all (builds may run side by side); a failure only costs the cache. */
+function keep(key, gz) {
+  const file = path.join(CACHE_DIR, `${key}.gz`);
+  try {
+    fs.writeFileSync(`${file}.${process.pid}`, gz);
+    fs.renameSync(`${file}.${process.pid}`, file);
+  } catch {
+    fs.rmSync(`${file}.${process.pid}`, { force: true });
+  }
 }

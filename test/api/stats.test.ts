@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
 import { describeEachDb } from '../helpers/db.js';
-import { startApp, uid, withGrant, type Signed, type TestApp } from '../helpers/app.js';
+import { queriesOf, startApp, uid, withGrant, type Signed, type TestApp } from '../helpers/app.js';
 import { insertEvent, insertLeads } from '../helpers/leadRows.js';
 import { defaultStatsRange, mondayOf, parseStatsQuery, STATS_MAX_DAYS, utcDay } from '../../resources/statistics.js';
 
@@ -92,6 +92,37 @@ describeEachDb('statistics: leads and plays by group, zero-filled days, CSV equa
     return res.body;
   };
   const pairs = (rows: Row[]) => rows.map((r) => [r.key, r.label, r.count]);
+
+  it('the same question asked by several at once is computed once, each answered in full; another question apart', async () => {
+    // PostgreSQL: the counts locked for a moment, so that all four questions arrive while the first is computed
+    // (PGlite runs one query at a time, so there the answers alone are checked)
+    const lock = kind === 'postgres' ? await t.db.transaction() : undefined;
+    await lock?.raw('lock table lead_counts in access exclusive mode');
+    let answers: Row[] = [];
+    const sql = await queriesOf(t.db, async () => {
+      const asked = Promise.all([rowsOf('day'), rowsOf('day'), rowsOf('day'), rowsOf('event')]);
+      if (lock) {
+        for (let i = 0; i < 100; i++) {
+          const waiting = await t.db.raw("select count(*)::int n from pg_stat_activity where wait_event_type = 'Lock' and query like '%lead_counts%'");
+          if (waiting.rows[0].n >= 2) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        await new Promise((r) => setTimeout(r, 200));
+        await lock.commit();
+      }
+      answers = await asked;
+    });
+    const [one, two, three, byEvent] = answers;
+    expect(two).toEqual(one);
+    expect(three).toEqual(one);
+    expect(one.totals).toEqual({ count: 6 });
+    expect(byEvent.group).toBe('event');
+    // one computation of the days and one of the events (each reads lead_counts), not four
+    if (lock) expect(sql.filter((q) => /from "lead_counts"/.test(q))).toHaveLength(2);
+    // nothing is kept once answered: asked again, it is computed again
+    const again = await queriesOf(t.db, () => rowsOf('day'));
+    expect(again.filter((q) => /from "lead_counts"/.test(q))).toHaveLength(1);
+  });
 
   it('by day: every day of the range, zeros included, in UTC; totals', async () => {
     const body = await rowsOf('day');

@@ -9,7 +9,11 @@ import type { Server } from 'node:http';
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 130_000;
 
-/** The server's keep-alive timeout (above), and its time for a request's headers just past it, as Node advises. */
+/**
+ * The server's keep-alive timeout (above), and its time to receive a request's headers just past it: the usual pairing,
+ * so that no Node version's headers timer ends a kept connection first (Node's own request timeout, 300 s, still bounds
+ * a request that trickles in).
+ */
 export function keepIdleConnections(server: Server): Server {
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;

@@ -8,6 +8,7 @@ import { createShutdown, onSignals } from './shutdown.js';
 import type { StorageDriver } from './storage/index.js';
 import { conversationEventsFor } from './services/conversationEvents.js';
 import { keepIdleConnections } from './keepAlive.js';
+import { createHttpServer } from './httpServer.js';
 
 const config = startupConfig();
 const logger = createLogger(config);
@@ -33,7 +34,7 @@ function listening(server: Server, what: string): Promise<Server> {
   });
 }
 
-const server = await listening(keepIdleConnections(app.listen(config.port)), 'server');
+const server = await listening(keepIdleConnections(createHttpServer(app).listen(config.port)), 'server');
 const port = (server.address() as { port: number }).port;
 logger.info({ port }, `Leadstage on ${config.publicUrl} (database: ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}/db`})`);
 // The first root user's generated password is for the person starting the server: plain text on stderr, once,

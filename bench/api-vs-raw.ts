@@ -55,6 +55,7 @@ if (values.child === 'raw') {
 } else if (values.child === 'api') {
   const { loadConfig } = await import('../api/config.js');
   const { createApp } = await import('../api/app.js');
+  const { createHttpServer } = await import('../api/httpServer.js');
   const { openDatabase } = await import('../api/db/bootstrap.js');
   const config = loadConfig({
     ...process.env,
@@ -65,7 +66,7 @@ if (values.child === 'raw') {
   });
   const db = openDatabase(config);
   const { app } = createApp({ db, config, log: () => undefined });
-  const server = app.listen(0, '127.0.0.1', () => console.log(`ready ${(server.address() as { port: number }).port}`));
+  const server = createHttpServer(app).listen(0, '127.0.0.1', () => console.log(`ready ${(server.address() as { port: number }).port}`));
   process.on('SIGINT', () => process.exit(0)); // BENCH_PROFILE=<dir>: the CPU profile is written on exit
 } else {
   await main();

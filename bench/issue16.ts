@@ -310,11 +310,12 @@ async function main() {
 if (values.child === 'api') {
   const { loadConfig } = await import('../api/config.js');
   const { createApp } = await import('../api/app.js');
+  const { createHttpServer } = await import('../api/httpServer.js');
   const { openDatabase } = await import('../api/db/bootstrap.js');
   const config = loadConfig({ ...process.env, DATABASE_URL: values.url, LOG_LEVEL: 'silent', SESSION_SECRET: 'bench-'.padEnd(40, 'x'), DATA_DIR: '/tmp/ls-bench-i16' });
   const db = openDatabase(config);
   const { app } = createApp({ db, config, log: () => undefined });
-  const server = app.listen(0, '127.0.0.1', () => console.log(`ready ${(server.address() as { port: number }).port}`));
+  const server = createHttpServer(app).listen(0, '127.0.0.1', () => console.log(`ready ${(server.address() as { port: number }).port}`));
   process.on('SIGINT', () => process.exit(0));
 } else {
   await main();

@@ -39,11 +39,12 @@ const { values } = parseArgs({
 async function child() {
   const { loadConfig } = await import('../api/config.js');
   const { createApp } = await import('../api/app.js');
+  const { createHttpServer } = await import('../api/httpServer.js');
   const { openDatabase } = await import('../api/db/bootstrap.js');
   const config = loadConfig({ ...process.env, DATABASE_URL: values.url ?? '', LOG_LEVEL: 'silent', SESSION_SECRET: 'bench-'.padEnd(40, 'x'), DATA_DIR: values.data, SMTP_URL: '' });
   const db = openDatabase(config);
   const { app } = createApp({ db, config, log: () => undefined });
-  const server = app.listen(0, '127.0.0.1', () => process.send!({ ready: (server.address() as { port: number }).port }));
+  const server = createHttpServer(app).listen(0, '127.0.0.1', () => process.send!({ ready: (server.address() as { port: number }).port }));
   process.on('message', (m: { cpu?: boolean }) => m.cpu && process.send!({ cpu: process.cpuUsage() }));
   process.on('disconnect', () => process.exit(0));
 }

@@ -40,6 +40,7 @@ const { values } = parseArgs({
 if (values.child) {
   const { loadConfig } = await import('../api/config.js');
   const { createApp } = await import('../api/app.js');
+  const { createHttpServer } = await import('../api/httpServer.js');
   const { openDatabase } = await import('../api/db/bootstrap.js');
   const config = loadConfig({
     ...process.env,
@@ -54,7 +55,7 @@ if (values.child) {
   const { app, context } = createApp({ db, config, log: () => undefined });
   // The confirmation mails go through the job queue: its workers run here, as in the server.
   await context.jobs.start();
-  const server = app.listen(0, '127.0.0.1', () => console.log(`ready ${(server.address() as { port: number }).port}`));
+  const server = createHttpServer(app).listen(0, '127.0.0.1', () => console.log(`ready ${(server.address() as { port: number }).port}`));
   process.on('SIGINT', () => process.exit(0));
 } else {
   await main();

@@ -27,12 +27,13 @@ const SPEED_RATIO = 0.5;
 async function serve(): Promise<void> {
   const { loadConfig } = await import('../api/config.js');
   const { createApp } = await import('../api/app.js');
+  const { createHttpServer } = await import('../api/httpServer.js');
   const { openDatabase, prepareDatabase } = await import('../api/db/bootstrap.js');
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
   const db = openDatabase(config);
   await prepareDatabase(db);
   const { app } = createApp({ db, config, log: () => undefined });
-  const server = app.listen(0, '127.0.0.1', () => {
+  const server = createHttpServer(app).listen(0, '127.0.0.1', () => {
     process.stdout.write(`ready ${(server.address() as { port: number }).port}\n`);
   });
   process.on('SIGTERM', () => {

@@ -8,6 +8,7 @@ import request from 'supertest';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../api/app.js';
+import { createHttpServer } from '../../api/httpServer.js';
 import { loadConfig, type Config } from '../../api/config.js';
 import { upsertUser } from '../../api/db/bootstrap.js';
 import { createKnex } from '../../api/db/knex.js';
@@ -58,7 +59,7 @@ async function startLoggedApp(kind: DbKind, level: Config['logLevel'] = 'info') 
 
 function listen(app: import('express').Express): Promise<Server> {
   return new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createHttpServer(app).listen(0, '127.0.0.1', () => resolve(s));
   });
 }
 

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import request from 'supertest';
 import { createApp } from '../../api/app.js';
+import { createHttpServer } from '../../api/httpServer.js';
 import { loadConfig } from '../../api/config.js';
 import { upsertUser } from '../../api/db/bootstrap.js';
 import { createKnex } from '../../api/db/knex.js';
@@ -33,7 +34,7 @@ const skip = !process.env.TEST_DATABASE_URL;
     const config = loadConfig({ DATA_DIR: '/tmp/ls-outage', SESSION_SECRET: 'outage-secret-'.padEnd(40, 'x'), LOG_LEVEL: 'silent', LOGIN_LIMIT_PER_IP: '100000' });
     const { app } = createApp({ db: appDb, config, log: () => undefined });
     server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+      const s = createHttpServer(app).listen(0, '127.0.0.1', () => resolve(s));
     });
   });
   afterAll(async () => {

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import type { Knex } from 'knex';
 import { createApp } from '../../api/app.js';
+import { createHttpServer } from '../../api/httpServer.js';
 import { createKnex } from '../../api/db/knex.js';
 import { loadConfig, type Config } from '../../api/config.js';
 import { upsertUser } from '../../api/db/bootstrap.js';
@@ -53,7 +54,7 @@ export async function secondProcess(t: TestApp): Promise<{ server: Server; db: K
   const db = createKnex({ databaseUrl: t.url!, log: () => undefined });
   const { app } = createApp({ db, config: t.config, log: () => undefined });
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createHttpServer(app).listen(0, '127.0.0.1', () => resolve(s));
   });
   return {
     server,
@@ -130,7 +131,7 @@ export async function startApp(kind: DbKind, overrides: Partial<Config> = {}): P
   );
   const { app, context } = createApp({ db: testDb.db, config, log: process.env.TEST_LOG_500 ? (msg, err) => console.error(msg, err) : () => undefined });
   const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createHttpServer(app).listen(0, '127.0.0.1', () => resolve(s));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let n = 0;

@@ -1,11 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
+import { createHttpServer } from '../../api/httpServer.js';
 
 /** An app on a free port of 127.0.0.1. */
 export async function listenApp(app: Express): Promise<{ base: string; server: http.Server }> {
   const server = await new Promise<http.Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    const s = createHttpServer(app).listen(0, '127.0.0.1', () => resolve(s));
   });
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }

@@ -25,7 +25,7 @@ const PATCHES = {
   knex: "api/db/firstRow.ts (a read run on a connection of knex's pool without knex's query runner)",
   compression: 'api/middleware/lazyCompression.ts (compression() put on a response only when it could compress it)',
   express:
-    "api/leanJson.ts (res.json without Express's general path), api/middleware/lazyCompression.ts (write/end on the app's response prototype) and api/openapi/mountedRoutes.ts (the router stack walked for the OpenAPI document)",
+    "api/leanJson.ts (res.json without Express's general path), api/middleware/lazyCompression.ts (write/end on the app's response prototype), api/httpServer.ts (requests and responses made with the app's prototypes, which Express's app.handle then leaves alone) and api/openapi/mountedRoutes.ts (the router stack walked for the OpenAPI document)",
   zod: "admin/src/layout/noZodJsonSchema.ts and the noZodJsonSchema plugin in admin/vite.config.ts (zod's JSON Schema generator left out of the admin build)",
 } as const;
 type Lib = keyof typeof PATCHES;

@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { ctx } from '../context.js';
 import { ApiError } from '../errors.js';
 import { requirePermission, requireUser, resolveAccount } from '../middleware/auth.js';
@@ -244,14 +245,34 @@ function shared(db: Db, key: string, compute: () => Promise<StatRow[]>): Promise
   return promise;
 }
 
+/**
+ * At most a third of the pool's connections compute statistics at once in a process (3 of the default 10); the other
+ * questions wait their turn in order. A statistic reads many rows (tens of ms of the database, seconds on a cold cache
+ * at the start of a day) while a lead, a registration or a list page holds a connection for a few ms: the one
+ * event-day start that answered 503s (bench/README.md) had seven statistics holding seven of the ten connections for
+ * 4–5 s when the others' 5 s acquire timeout ran out. Distinct questions (other ranges, other groupings) are what the
+ * sharing above cannot join.
+ */
+const gates = new WeakMap<Db, LimitFunction>();
+
+export function statisticsAtOnce(poolMax: number): number {
+  return Math.max(1, Math.floor(poolMax / 3));
+}
+
+function gated(db: Db, poolMax: number, compute: () => Promise<StatRow[]>): Promise<StatRow[]> {
+  let gate = gates.get(db);
+  if (!gate) gates.set(db, (gate = pLimit(statisticsAtOnce(poolMax))));
+  return gate(compute);
+}
+
 function statsHandler(kind: StatKind, groups: readonly string[], rowsOf: (db: Db, r: Range, group: string) => Promise<StatRow[]>) {
   return async (req: Request, res: Response) => {
     const parsed = parseStatsQuery(req.query as Record<string, unknown>, groups);
     if (!parsed.ok) throw new ApiError(400, 'stats_query_invalid', 'Please check the date range and the grouping', parsed.fields);
     const { from, to, group, format }: StatsQuery = parsed.query;
-    const { db } = ctx(req);
+    const { db, config } = ctx(req);
     const accountId = accountOf(req);
-    const rows = await shared(db, JSON.stringify([kind, accountId, from, to, group]), () => rowsOf(db, { accountId, from, to }, group));
+    const rows = await shared(db, JSON.stringify([kind, accountId, from, to, group]), () => gated(db, config.databasePoolMax, () => rowsOf(db, { accountId, from, to }, group)));
     const answer: StatsAnswer = { kind, from, to, group, measures: [...STAT_MEASURES[kind]], rows, totals: totalsOf(kind, rows) };
     if (format === 'csv') sendCsv(res, answer);
     else res.json(answer);

@@ -3,6 +3,7 @@ import Papa from 'papaparse';
 import { describeEachDb } from '../helpers/db.js';
 import { queriesOf, startApp, uid, withGrant, type Signed, type TestApp } from '../helpers/app.js';
 import { insertEvent, insertLeads } from '../helpers/leadRows.js';
+import { statisticsAtOnce } from '../../api/console/stats.js';
 import { defaultStatsRange, mondayOf, parseStatsQuery, STATS_MAX_DAYS, utcDay } from '../../resources/statistics.js';
 
 type Row = Record<string, unknown>;
@@ -122,6 +123,29 @@ describeEachDb('statistics: leads and plays by group, zero-filled days, CSV equa
     // nothing is kept once answered: asked again, it is computed again
     const again = await queriesOf(t.db, () => rowsOf('day'));
     expect(again.filter((q) => /from "lead_counts"/.test(q))).toHaveLength(1);
+  });
+
+  it('distinct questions at once: at most a third of the pool computes statistics, the rest wait their turn and are answered', async () => {
+    const atOnce = statisticsAtOnce(t.config.databasePoolMax);
+    expect(atOnce).toBe(3); // the default pool of 10
+    // Six different ranges (nothing to share) while the counts are locked (PostgreSQL: PGlite runs one query at a time)
+    const lock = kind === 'postgres' ? await t.db.transaction() : undefined;
+    await lock?.raw('lock table lead_counts in access exclusive mode');
+    const ranges = [2, 3, 4, 5, 6, 7].map((d) => ({ from: `2026-03-0${d}`, to: '2026-03-10' }));
+    const asked = Promise.all(ranges.map((r) => rowsOf('day', r)));
+    if (lock) {
+      const waiting = async () =>
+        (await t.db.raw("select count(*)::int n from pg_stat_activity where wait_event_type = 'Lock' and query like '%lead_counts%' and datname = current_database()")).rows[0]
+          .n as number;
+      for (let i = 0; i < 100 && (await waiting()) < atOnce; i++) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300)); // time for a fourth to reach the database, were it let through
+      expect(await waiting()).toBe(atOnce);
+      await lock.commit();
+    }
+    const answers = await asked;
+    expect(answers.map((a) => a.from)).toEqual(ranges.map((r) => r.from));
+    expect(answers[0].totals).toEqual({ count: 6 });
+    expect(answers[5].totals).toEqual({ count: 3 });
   });
 
   it('by day: every day of the range, zeros included, in UTC; totals', async () => {

@@ -32,7 +32,15 @@ const WRITTEN_TABLE = /^\s*(?:insert\s+into|update|delete\s+from|truncate(?:\s+t
  * The tables whose writes can change which rows a list of `decl` holds: its own, and those its reference fields lead
  * to, transitively (a delete there cascades here or sets a key null; a trash there hides rows here).
  */
-export function totalDependencies(decl: ResourceDeclaration): string[] {
+export function totalDependencies(decl: ResourceDeclaration): readonly string[] {
+  let found = dependencies.get(decl);
+  if (!found) dependencies.set(decl, (found = Object.freeze(findDependencies(decl))));
+  return found;
+}
+// They depend on the declarations alone (fixed at load), yet every list page walked them: kept.
+const dependencies = new WeakMap<ResourceDeclaration, readonly string[]>();
+
+function findDependencies(decl: ResourceDeclaration): string[] {
   const tables = new Set<string>();
   const visit = (d: ResourceDeclaration) => {
     if (tables.has(d.table)) return;
@@ -77,7 +85,7 @@ class TotalCache {
   }
 
   /** The write epochs of these tables (and of unknown tables) now: taken before a count, so a write during it counts. */
-  epochsNow(tables: string[]): [string, number][] {
+  epochsNow(tables: readonly string[]): [string, number][] {
     return [...tables, '*'].map((t) => [t, this.epochOf(t)]);
   }
 

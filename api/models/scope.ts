@@ -15,9 +15,21 @@ export type TrashView = 'live' | 'trashed' | 'all';
 /** The column marking a record of a trash resource as deleted (`<prefix>_deleted_at`). */
 export const deletedAtOf = (decl: ResourceDeclaration): string => `${decl.primaryKey.replace(/_id$/, '')}_deleted_at`;
 
+type TrashParent = { field: string; parent: ResourceDeclaration; required: boolean };
+type HidingAncestor = { field: string; parent: ResourceDeclaration };
+// Both below depend on the declarations alone (fixed at load), yet every list and record read asked them anew: kept.
+const trashParents = new WeakMap<ResourceDeclaration, readonly TrashParent[]>();
+const hidingAncestors = new WeakMap<ResourceDeclaration, readonly HidingAncestor[]>();
+
 /** The fields whose record, when in the trash, hides this one too: parents and `trashWith` references to a trash resource. */
-export function trashParentsOf(decl: ResourceDeclaration): { field: string; parent: ResourceDeclaration; required: boolean }[] {
-  const out: { field: string; parent: ResourceDeclaration; required: boolean }[] = [];
+export function trashParentsOf(decl: ResourceDeclaration): readonly TrashParent[] {
+  let found = trashParents.get(decl);
+  if (!found) trashParents.set(decl, (found = Object.freeze(findTrashParents(decl))));
+  return found;
+}
+
+function findTrashParents(decl: ResourceDeclaration): TrashParent[] {
+  const out: TrashParent[] = [];
   for (const [field, meta] of Object.entries(decl.fields ?? {})) {
     if (meta.kind !== 'reference' || !(meta.parent || meta.trashWith) || !meta.reference) continue;
     const parent = resourceNamed(meta.reference);
@@ -30,13 +42,19 @@ export function trashParentsOf(decl: ResourceDeclaration): { field: string; pare
  * The parents (`parent: true`, required) that are no trash resource themselves but may be hidden by one further up: a
  * layer's slide, whose carousel may be in the trash; a handoff's lead, whose event may be.
  */
-function hidingAncestorsOf(decl: ResourceDeclaration, depth = 0): { field: string; parent: ResourceDeclaration }[] {
+function hidingAncestorsOf(decl: ResourceDeclaration): readonly HidingAncestor[] {
+  let found = hidingAncestors.get(decl);
+  if (!found) hidingAncestors.set(decl, (found = Object.freeze(findHidingAncestors(decl))));
+  return found;
+}
+
+function findHidingAncestors(decl: ResourceDeclaration, depth = 0): HidingAncestor[] {
   if (depth > 4) return [];
-  const out: { field: string; parent: ResourceDeclaration }[] = [];
+  const out: HidingAncestor[] = [];
   for (const [field, meta] of Object.entries(decl.fields ?? {})) {
     if (meta.kind !== 'reference' || !meta.parent || !meta.reference || meta.joined) continue;
     const parent = resourceNamed(meta.reference);
-    if (parent && parent.name !== decl.name && (trashParentsOf(parent).length || hidingAncestorsOf(parent, depth + 1).length)) out.push({ field, parent });
+    if (parent && parent.name !== decl.name && (trashParentsOf(parent).length || findHidingAncestors(parent, depth + 1).length)) out.push({ field, parent });
   }
   return out;
 }

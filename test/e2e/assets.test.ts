@@ -194,7 +194,8 @@ describe.skipIf(!HAS_CHROMIUM)('assets, collections, groups and codes in the bro
       // A collection: three assets from the multi-select picker, reordered by mouse and by keyboard.
       await page.getByRole('menuitem', { name: 'Collections' }).click();
       await at(page, '/collections');
-      await page.getByTestId('create-button').first().click();
+      // The collections' own button: under load the assets' (also create-button) can still be on screen for a moment.
+      await page.locator('[data-testid=create-button][href$="/collections/new"]').click();
       await page.locator('[name=co_title]').fill('Press kit');
       await page.locator('[name=co_name]').fill('press-kit');
       await page.getByRole('button', { name: 'Save' }).click();

@@ -9,13 +9,14 @@ type Construct<T> = new (...args: never[]) => T;
  *
  * `app.listen` makes Node's plain objects, and Express then swaps their prototype on every request
  * (`Object.setPrototypeOf(req, app.request)` in `app.handle`). An object whose prototype changes gets a new hidden
- * class, so every property read of Node's, Express's and the app's code on it meets two shapes where it expected one:
- * the server CPU of a signed-in `GET /users/{id}` went from 567 to 400 µs with this alone (bench/cpu-per-request.ts,
- * issue 18). With the prototype already right, Express's swap changes nothing (V8 returns early on the same
- * prototype), so the app runs exactly as under `app.listen`.
+ * class, so every property read of Node's, Express's and the app's code on it meets two shapes where it expected one.
+ * Side by side with the server before (bench/README.md, "Server CPU per request"), this alone took a signed-in
+ * `GET /users/{id}` from 530 to 360 µs of server CPU and a leads list page from 1,513 to 957 µs. With the prototype
+ * already right, Express's swap changes nothing (V8 returns early on the same prototype), so the app runs exactly as
+ * under `app.listen`.
  *
  * The constructors call Node's as functions (`IncomingMessage.call(this, …)`), as Node's own subclasses did before
- * classes: `Reflect.construct(IncomingMessage, args, Request)` makes the same object but measured as slow as the swap.
+ * classes: `Reflect.construct(IncomingMessage, args, AppRequest)` makes the same object but measured as slow as the swap.
  * Should a Node release make them classes (not callable), the server falls back to Node's own objects.
  */
 export function createHttpServer(app: Express): http.Server {

@@ -4,6 +4,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { ApiError, notFound } from './errors.js';
+import { poolOf } from './db/knex.js';
 import { withTimeout } from './timeout.js';
 
 /** Bound on the sessions count at scrape time: a slow database must not hang the scraper. */
@@ -18,14 +19,6 @@ export interface Metrics {
   publicEndpoint(opts: { token?: string; internalPort?: number }): RequestHandler;
   /** Serves GET /metrics (and nothing else) on an internal port. */
   listen(port: number, host?: string): Promise<http.Server>;
-}
-
-interface TarnPool {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
-  numPendingCreates(): number;
-  max: number;
 }
 
 /** `processMetrics`: Node's default series, which keep an event-loop monitor running; only worth it when scraped. */
@@ -43,7 +36,7 @@ export function createMetrics(db: Knex, opts: { processMetrics: boolean; jobCoun
   });
 
   // knex's tarn pool (PGlite: one connection, max 1); absent once the knex is destroyed.
-  const pool = () => (db.client as { pool?: TarnPool }).pool;
+  const pool = () => poolOf(db);
   new Gauge({
     name: 'db_pool_connections',
     help: 'Database pool connections by state (used: lent to a query, free: idle in the pool)',

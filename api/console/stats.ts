@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { ctx } from '../context.js';
+import { poolOf } from '../db/knex.js';
 import { ApiError } from '../errors.js';
 import { requirePermission, requireUser, resolveAccount } from '../middleware/auth.js';
 import { CSV_BOM, csvLine } from '../services/csv.js';
@@ -228,41 +229,33 @@ function sendCsv(res: Response, answer: StatsAnswer): void {
 }
 
 /**
- * Statistics being computed, per database handle and question. The same question asked while it is computed (an
- * account's organisers opening the statistics page at the start of a day) waits for that computation instead of
- * running its own, each on a pool connection: on the event day seven of them took seven of the pool's ten connections
- * for 4–5 s at once. As if it had come a moment earlier; nothing is kept once answered.
+ * How a process computes statistics, per database handle:
+ *
+ * - the same question asked while it is computed (an account's organisers opening the statistics page at the start of
+ *   a day) waits for that computation instead of running its own, as if it had come a moment earlier; nothing is kept
+ *   once answered;
+ * - at most a third of the handle's pool computes statistics at once (3 of DATABASE_POOL_MAX's default 10; PGlite's
+ *   one connection: one), the other questions waiting their turn in order. A statistic reads many rows (tens of ms of
+ *   the database, seconds on a cold cache) while a lead, a registration or a list page holds a connection for a few
+ *   ms: the one event-day start that answered 503s (bench/README.md) had seven statistics holding seven of the ten
+ *   connections for 4–5 s when the others' 5 s acquire timeout ran out. Distinct questions (other ranges, other
+ *   groupings) are what the sharing cannot join.
  */
-const computing = new WeakMap<Db, Map<string, Promise<StatRow[]>>>();
-
-function shared(db: Db, key: string, compute: () => Promise<StatRow[]>): Promise<StatRow[]> {
-  let running = computing.get(db);
-  if (!running) computing.set(db, (running = new Map()));
-  const found = running.get(key);
-  if (found) return found;
-  const promise = compute().finally(() => running.delete(key));
-  running.set(key, promise);
-  return promise;
-}
-
-/**
- * At most a third of the pool's connections compute statistics at once in a process (3 of the default 10); the other
- * questions wait their turn in order. A statistic reads many rows (tens of ms of the database, seconds on a cold cache
- * at the start of a day) while a lead, a registration or a list page holds a connection for a few ms: the one
- * event-day start that answered 503s (bench/README.md) had seven statistics holding seven of the ten connections for
- * 4–5 s when the others' 5 s acquire timeout ran out. Distinct questions (other ranges, other groupings) are what the
- * sharing above cannot join.
- */
-const gates = new WeakMap<Db, LimitFunction>();
+const runs = new WeakMap<Db, { computing: Map<string, Promise<StatRow[]>>; gate: LimitFunction }>();
 
 export function statisticsAtOnce(poolMax: number): number {
   return Math.max(1, Math.floor(poolMax / 3));
 }
 
-function gated(db: Db, poolMax: number, compute: () => Promise<StatRow[]>): Promise<StatRow[]> {
-  let gate = gates.get(db);
-  if (!gate) gates.set(db, (gate = pLimit(statisticsAtOnce(poolMax))));
-  return gate(compute);
+function computeOnce(db: Db, key: string, compute: () => Promise<StatRow[]>): Promise<StatRow[]> {
+  let run = runs.get(db);
+  if (!run) runs.set(db, (run = { computing: new Map(), gate: pLimit(statisticsAtOnce(poolOf(db)?.max ?? 1)) }));
+  const { computing, gate } = run;
+  const found = computing.get(key);
+  if (found) return found;
+  const promise = gate(compute).finally(() => computing.delete(key));
+  computing.set(key, promise);
+  return promise;
 }
 
 function statsHandler(kind: StatKind, groups: readonly string[], rowsOf: (db: Db, r: Range, group: string) => Promise<StatRow[]>) {
@@ -270,9 +263,9 @@ function statsHandler(kind: StatKind, groups: readonly string[], rowsOf: (db: Db
     const parsed = parseStatsQuery(req.query as Record<string, unknown>, groups);
     if (!parsed.ok) throw new ApiError(400, 'stats_query_invalid', 'Please check the date range and the grouping', parsed.fields);
     const { from, to, group, format }: StatsQuery = parsed.query;
-    const { db, config } = ctx(req);
+    const { db } = ctx(req);
     const accountId = accountOf(req);
-    const rows = await shared(db, JSON.stringify([kind, accountId, from, to, group]), () => gated(db, config.databasePoolMax, () => rowsOf(db, { accountId, from, to }, group)));
+    const rows = await computeOnce(db, JSON.stringify([kind, accountId, from, to, group]), () => rowsOf(db, { accountId, from, to }, group));
     const answer: StatsAnswer = { kind, from, to, group, measures: [...STAT_MEASURES[kind]], rows, totals: totalsOf(kind, rows) };
     if (format === 'csv') sendCsv(res, answer);
     else res.json(answer);

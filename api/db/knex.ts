@@ -9,6 +9,20 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 export const migrationsDir = path.join(root, 'migrations');
 export const seedsDir = path.join(root, 'seeds');
 
+/** What a handle's connection pool (tarn) tells of itself: its size and what is lent, idle and waited for now. */
+export interface PoolState {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+  numPendingCreates(): number;
+  max: number;
+}
+
+/** The connection pool of a handle (PostgreSQL: DATABASE_POOL_MAX connections; PGlite: its one), if it has one. */
+export function poolOf(db: Knex): PoolState | undefined {
+  return (db.client as { pool?: PoolState }).pool;
+}
+
 /** `pglite`: an instance made elsewhere (the tests' copies of a migrated template). */
 export type DbTarget = ({ databaseUrl: string; poolMax?: number } | { pgliteDir: string } | { memory: true } | { pglite: PGlite }) & {
   /** Where knex's own warnings go (connection errors during an outage, …); default the console. */

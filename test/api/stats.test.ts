@@ -4,6 +4,7 @@ import { describeEachDb } from '../helpers/db.js';
 import { queriesOf, startApp, uid, withGrant, type Signed, type TestApp } from '../helpers/app.js';
 import { insertEvent, insertLeads } from '../helpers/leadRows.js';
 import { statisticsAtOnce } from '../../api/console/stats.js';
+import { poolOf } from '../../api/db/knex.js';
 import { defaultStatsRange, mondayOf, parseStatsQuery, STATS_MAX_DAYS, utcDay } from '../../resources/statistics.js';
 
 type Row = Record<string, unknown>;
@@ -93,6 +94,10 @@ describeEachDb('statistics: leads and plays by group, zero-filled days, CSV equa
     return res.body;
   };
   const pairs = (rows: Row[]) => rows.map((r) => [r.key, r.label, r.count]);
+  /** Statistics of this test's database waiting for the locked counts table (PostgreSQL). */
+  const waitingOnCounts = async () =>
+    (await t.db.raw("select count(*)::int n from pg_stat_activity where wait_event_type = 'Lock' and query like '%lead_counts%' and datname = current_database()")).rows[0]
+      .n as number;
 
   it('the same question asked by several at once is computed once, each answered in full; another question apart', async () => {
     // PostgreSQL: the counts locked for a moment, so that all four questions arrive while the first is computed
@@ -103,11 +108,7 @@ describeEachDb('statistics: leads and plays by group, zero-filled days, CSV equa
     const sql = await queriesOf(t.db, async () => {
       const asked = Promise.all([rowsOf('day'), rowsOf('day'), rowsOf('day'), rowsOf('event')]);
       if (lock) {
-        for (let i = 0; i < 100; i++) {
-          const waiting = await t.db.raw("select count(*)::int n from pg_stat_activity where wait_event_type = 'Lock' and query like '%lead_counts%'");
-          if (waiting.rows[0].n >= 2) break;
-          await new Promise((r) => setTimeout(r, 20));
-        }
+        for (let i = 0; i < 100 && (await waitingOnCounts()) < 2; i++) await new Promise((r) => setTimeout(r, 20));
         await new Promise((r) => setTimeout(r, 200));
         await lock.commit();
       }
@@ -126,20 +127,17 @@ describeEachDb('statistics: leads and plays by group, zero-filled days, CSV equa
   });
 
   it('distinct questions at once: at most a third of the pool computes statistics, the rest wait their turn and are answered', async () => {
-    const atOnce = statisticsAtOnce(t.config.databasePoolMax);
-    expect(atOnce).toBe(3); // the default pool of 10
+    const atOnce = statisticsAtOnce(poolOf(t.db)!.max);
+    expect(atOnce).toBe(kind === 'postgres' ? 3 : 1); // the default pool of 10; PGlite's one connection
     // Six different ranges (nothing to share) while the counts are locked (PostgreSQL: PGlite runs one query at a time)
     const lock = kind === 'postgres' ? await t.db.transaction() : undefined;
     await lock?.raw('lock table lead_counts in access exclusive mode');
     const ranges = [2, 3, 4, 5, 6, 7].map((d) => ({ from: `2026-03-0${d}`, to: '2026-03-10' }));
     const asked = Promise.all(ranges.map((r) => rowsOf('day', r)));
     if (lock) {
-      const waiting = async () =>
-        (await t.db.raw("select count(*)::int n from pg_stat_activity where wait_event_type = 'Lock' and query like '%lead_counts%' and datname = current_database()")).rows[0]
-          .n as number;
-      for (let i = 0; i < 100 && (await waiting()) < atOnce; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && (await waitingOnCounts()) < atOnce; i++) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 300)); // time for a fourth to reach the database, were it let through
-      expect(await waiting()).toBe(atOnce);
+      expect(await waitingOnCounts()).toBe(atOnce);
       await lock.commit();
     }
     const answers = await asked;

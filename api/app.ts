@@ -1,14 +1,14 @@
 import zlib from 'node:zlib';
 import fs from 'node:fs';
 import path from 'node:path';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import cookieParser from 'cookie-parser';
 import type { Knex } from 'knex';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { errorHandler, notFoundHandler } from './errors.js';
-import { contextLog, createLogger, currentLogger, httpLogger, type Logger } from './log.js';
+import { contextLog, createLogger, httpLogger, requestLogger, type Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { jsonBody } from './middleware/body.js';
@@ -37,7 +37,6 @@ import { importRouter } from './routes/usersImport.js';
 import { PROJECT_ROOT } from './paths.js';
 import { mountHealth } from './routes/health.js';
 import { mountResources } from './resources.js';
-import { withActors } from './db/actor.js';
 import { accountSummaryRouter } from './routes/accountSummary.js';
 import { publicPagesRouter } from './routes/publicPages.js';
 import { appRouter } from './routes/app.js';
@@ -67,8 +66,8 @@ export interface AppOptions {
 
 export function createApp(options: AppOptions): { app: Express; context: AppContext; metrics: Metrics } {
   const { config } = options;
-  // Every write transaction names its actor for the history the database keeps (api/db/actor.ts).
-  const db = withActors(options.db);
+  // A request's transactions name its user for the history the database keeps: through ctx(req).db (api/db/actor.ts).
+  const db = options.db;
   const logger = options.logger ?? createLogger(config);
   const log = options.log ?? contextLog(logger);
   const metrics = createMetrics(db, { processMetrics: Boolean(config.metricsToken || config.metricsPort), jobCounts: () => context.jobs.counts() });
@@ -96,6 +95,8 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
 
   const app = express();
   app.locals.ctx = context;
+  // What ctx(req).log is for a request (api/context.ts): the lines its services write carry its id.
+  app.locals.logFor = (req: Request) => options.log ?? contextLog(logger, req);
   app.disable('x-powered-by');
   // API answers are no-store: hashing every body for an ETag nobody can use is wasted work (files set their own).
   app.set('etag', false);
@@ -199,7 +200,7 @@ export function createApp(options: AppOptions): { app: Express; context: AppCont
   });
   app.use(notFoundHandler);
   // 500s at error level, with their stack, on the request's logger (its id is the body's requestId).
-  app.use(errorHandler(options.log ?? ((msg, err) => currentLogger(logger).error({ err }, msg))));
+  app.use(errorHandler(options.log ?? ((msg, err, req) => requestLogger(req, logger).error({ err }, msg))));
   return { app, context, metrics };
 }
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import { messageFor } from '../resources/messages.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
@@ -95,7 +95,7 @@ const snakeCase = (text: string) =>
 export const notFoundHandler: RequestHandler = (_req, _res, next) => next(notFound('No such route'));
 
 /** One error mapper: known errors keep their status; database constraint errors map to 4xx; the rest are 500 with a request id. */
-export function errorHandler(log: (msg: string, extra?: unknown) => void): ErrorRequestHandler {
+export function errorHandler(log: (msg: string, extra: unknown, req: Request) => void): ErrorRequestHandler {
   return (err, req, res, _next) => {
     let e: ApiError;
     const fromRequest = requestError(err);
@@ -113,7 +113,7 @@ export function errorHandler(log: (msg: string, extra?: unknown) => void): Error
       e = new ApiError(400, 'validation_failed', 'A required value is missing'); // NOT NULL: an empty value the rules let through
     else {
       const requestId = typeof req.id === 'string' ? req.id : crypto.randomUUID();
-      log(`[${requestId}] ${req.method} ${req.originalUrl.split('?')[0]}: unhandled error`, err);
+      log(`[${requestId}] ${req.method} ${req.originalUrl.split('?')[0]}: unhandled error`, err, req);
       e = new ApiError(500, 'unknown_error', 'An unknown error occured.', undefined, { requestId });
     }
     if (res.headersSent) return;

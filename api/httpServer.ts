@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { Express } from 'express';
+import { initRequestSlots } from './requestSlots.js';
 
 type Construct<T> = new (...args: never[]) => T;
 
@@ -23,8 +24,9 @@ export function createHttpServer(app: Express): http.Server {
   if (!callable(http.IncomingMessage) || !callable(http.ServerResponse)) return http.createServer(app);
   const IncomingMessage = http.IncomingMessage as unknown as (this: unknown, ...args: unknown[]) => void;
   const ServerResponse = http.ServerResponse as unknown as (this: unknown, ...args: unknown[]) => void;
-  function AppRequest(this: unknown, socket: unknown) {
+  function AppRequest(this: object, socket: unknown) {
     IncomingMessage.call(this, socket);
+    initRequestSlots(this);
   }
   AppRequest.prototype = app.request;
   function AppResponse(this: unknown, req: unknown, options: unknown) {

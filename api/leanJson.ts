@@ -1,5 +1,8 @@
 import type { Express, Response } from 'express';
 
+/** Characters from which a body goes out as bytes (at least compression's threshold of 1,024 bytes, a UTF-8 character being one or more). */
+const LARGE = 1024;
+
 /**
  * `res.json` for this app's answers, without Express's general-purpose path: the API sends no ETag (no-store) and no
  * Last-Modified, so there is no freshness to check, no charset to parse back out of a Content-Type it sets itself,
@@ -29,8 +32,15 @@ export function installLeanJson(app: Express): void {
     }
     const text = JSON.stringify(body);
     this.setHeader('Content-Type', 'application/json; charset=utf-8');
-    this.setHeader('Content-Length', String(Buffer.byteLength(text)));
-    this.end(text, 'utf8');
+    if (text.length < LARGE) {
+      this.setHeader('Content-Length', String(Buffer.byteLength(text)));
+      this.end(text, 'utf8');
+    } else {
+      // encoded once: its length is the buffer's, and compression (a body this large is compressed) takes the bytes
+      const bytes = Buffer.from(text, 'utf8');
+      this.setHeader('Content-Length', String(bytes.length));
+      this.end(bytes);
+    }
     return this;
   };
 }

@@ -6,6 +6,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { ApiError, notFound } from './errors.js';
 import { poolOf } from './db/knex.js';
 import { withTimeout } from './timeout.js';
+import { ROUTE, ROUTE_LABEL } from './requestSlots.js';
 
 /** Bound on the sessions count at scrape time: a slow database must not hang the scraper. */
 const SCRAPE_QUERY_MS = 2000;
@@ -125,8 +126,8 @@ export function createMetrics(db: Knex, opts: { processMetrics: boolean; jobCoun
   // The router sets req.route when it hands a request to a Route; at that moment req.baseUrl and req.params are the
   // route's own (they are unwound before an error handler runs), so the label is taken then, by an accessor on the
   // app's request prototype (defined once: an accessor defined on each request would slow every later req.* read).
-  const labels = new WeakMap<object, string>();
-  const routes = new WeakMap<object, unknown>();
+  // Both kept on the request itself (api/requestSlots.ts), not in maps keyed by it.
+  type Routed = Request & { [ROUTE]?: unknown; [ROUTE_LABEL]?: string };
   const prototypes = new WeakSet<object>();
   const watchRoutes = (req: Request) => {
     const proto = Object.getPrototypeOf(req) as object;
@@ -134,12 +135,12 @@ export function createMetrics(db: Knex, opts: { processMetrics: boolean; jobCoun
     prototypes.add(proto);
     Object.defineProperty(proto, 'route', {
       configurable: true,
-      get(this: Request) {
-        return routes.get(this);
+      get(this: Routed) {
+        return this[ROUTE];
       },
-      set(this: Request, v: { path?: unknown } | undefined) {
-        routes.set(this, v);
-        if (v?.path !== undefined) labels.set(this, routeLabel(this.baseUrl ?? '', this.params as Record<string, string>, String(v.path)));
+      set(this: Routed, v: { path?: unknown } | undefined) {
+        this[ROUTE] = v;
+        if (v?.path !== undefined) this[ROUTE_LABEL] = routeLabel(this.baseUrl ?? '', this.params as Record<string, string>, String(v.path));
       },
     });
   };
@@ -150,7 +151,7 @@ export function createMetrics(db: Knex, opts: { processMetrics: boolean; jobCoun
     res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-      const route = labels.get(req) ?? mountLabel(req.originalUrl ?? req.url, res.statusCode);
+      const route = (req as Routed)[ROUTE_LABEL] ?? mountLabel(req.originalUrl ?? req.url, res.statusCode);
       duration.observe({ method: req.method, route, status_code: status }, seconds);
     });
     next();

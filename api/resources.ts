@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import { Router } from 'express';
 import { resourceRouter } from './crud/router.js';
 import type { ResourceHooks } from './crud/adapter.js';
 import { accountsHooks } from './routes/accounts.js';
@@ -87,26 +87,32 @@ const RESOURCE_HOOKS: Record<string, ResourceHooks | 'own'> = {
 /** A resource's hooks (the trash's purge job runs them outside the routes). */
 export const hooksOf = (name: string): ResourceHooks | 'own' | undefined => RESOURCE_HOOKS[name];
 
+/** The path an account resource is mounted under. */
+const ACCOUNT_PREFIX = '/accounts/:accountId';
+
 /** Where a resource is mounted: /<path> for a platform resource, /accounts/:accountId/<path> for an account's. */
 export function mountPathOf(decl: ResourceDeclaration): string {
   const path = decl.path ?? decl.name;
-  return decl.tenancy === 'account' ? `/accounts/:accountId/${path}` : `/${path}`;
+  return decl.tenancy === 'account' ? `${ACCOUNT_PREFIX}/${path}` : `/${path}`;
 }
 
 /**
- * Mounts every declared resource of the registry on the API router through the one pipeline (api/crud/router.ts),
- * account resources first (their paths are the longer ones) with the account's routes that are not resources, then the
- * platform resources.
+ * Mounts every declared resource of the registry on the API router through the one pipeline (api/crud/router.ts): the
+ * account resources, with the account's routes that are not resources, in one router at /accounts/:accountId (a call
+ * of any other path passes them all with one test of its path instead of one per resource), then the platform
+ * resources.
  */
 export function mountResources(api: Router, resources: ResourceDeclaration[] = RESOURCES): void {
+  const account = Router({ mergeParams: true });
   // Card photos: PUT/GET by the device's id only (not a resource with a list or a form).
-  api.use('/accounts/:accountId/lead-files', leadFilesRouter());
-  const mount = (decl: ResourceDeclaration) => {
+  account.use('/lead-files', leadFilesRouter());
+  const mount = (on: Router, decl: ResourceDeclaration) => {
     const hooks = RESOURCE_HOOKS[decl.name] ?? {};
-    if (hooks !== 'own') api.use(mountPathOf(decl), resourceRouter(decl, hooks, resourceNamed));
+    if (hooks !== 'own') on.use(mountPathOf(decl).replace(ACCOUNT_PREFIX, ''), resourceRouter(decl, hooks, resourceNamed));
   };
-  resources.filter((d) => d.tenancy === 'account').forEach(mount);
-  api.use('/accounts/:accountId/stats', statsRouter());
-  api.use('/accounts/:accountId/sync', syncRouter());
-  resources.filter((d) => d.tenancy !== 'account').forEach(mount);
+  for (const decl of resources) if (decl.tenancy === 'account') mount(account, decl);
+  account.use('/stats', statsRouter());
+  account.use('/sync', syncRouter());
+  api.use(ACCOUNT_PREFIX, account);
+  for (const decl of resources) if (decl.tenancy !== 'account') mount(api, decl);
 }

@@ -1,7 +1,8 @@
 // The event day (issue 18) on PostgreSQL: every kind of client at once against a million leads, with one and with two
 // API processes on the same database.
 // npx tsx bench/event-day.ts [--seconds 120] [--leads 1000000] [--processes 1|2|both] [--reuse] [--db name] [--keep]
-//                            [--port N] [--dist] [--json file]
+//                            [--port N] [--dist] [--json file] [--node-flags="--flag …"] (Node options for the servers, to compare one)
+//                            [--pool-max N] (DATABASE_POOL_MAX of each server; the server's default when not given)
 // Quick: --seconds 20 --leads 50000. Needs BENCH_DATABASE_URL or TEST_DATABASE_URL (a server where the user may create
 // databases, on this machine: the database backends' CPU is read from /proc).
 //
@@ -63,6 +64,8 @@ const { values } = parseArgs({
     dist: { type: 'boolean', default: false },
     json: { type: 'string' },
     burst: { type: 'string', default: '10' },
+    'node-flags': { type: 'string', default: '' },
+    'pool-max': { type: 'string' },
   },
 });
 
@@ -179,8 +182,18 @@ function decode(bytes: Buffer, encoding: string | undefined): string {
   return bytes.toString('utf8');
 }
 
-/** One request on `agent`; `dropAfterMs`: the socket is closed that long after the body went out (a network drop). */
-function send(agent: http.Agent, url: string, method: string, headers: Record<string, string>, body?: string, dropAfterMs?: number): Promise<Answer> {
+/**
+ * One request on `agent`. `dropAfterMs`: the socket is closed that long after the body went out (a network drop);
+ * `statusOnly`: the answer's body is not wanted.
+ */
+function send(
+  agent: http.Agent,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+  { dropAfterMs, statusOnly = false }: { dropAfterMs?: number; statusOnly?: boolean } = {},
+): Promise<Answer> {
   const t0 = performance.now();
   return new Promise((resolve) => {
     const done = (status: number, text = '', h: http.IncomingHttpHeaders = {}) => resolve({ status, body: text, headers: h, ms: performance.now() - t0 });
@@ -188,6 +201,14 @@ function send(agent: http.Agent, url: string, method: string, headers: Record<st
       url,
       { method, agent, headers: body ? { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : headers },
       (res) => {
+        if (statusOnly) {
+          // the body is read off the socket and dropped, not decoded: the CPU phase asks only for the status, and the
+          // load generator shares the machine's two cores with the servers it measures
+          res.resume();
+          res.on('end', () => done(res.statusCode!));
+          res.on('error', () => done(0));
+          return;
+        }
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
@@ -381,9 +402,11 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
             PUBLIC_URL: `http://127.0.0.1:${port}`,
             INTEGRATIONS_ALLOW_PRIVATE: '1',
             INTEGRATIONS_CA_FILE: certFile,
+            ...(values['pool-max'] ? { DATABASE_POOL_MAX: values['pool-max'] } : {}),
           },
           path.join(dataDir, `server-${i + 1}.log`),
           options.dist,
+          values['node-flags'].split(/\s+/).filter(Boolean),
         ),
       );
     }
@@ -497,7 +520,7 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
       const r = Math.random();
       if (r < 0.05) {
         counts.drops++;
-        await send(agents.devices, api(`${a}/leads`), 'POST', headers, body, Math.random() * 30);
+        await send(agents.devices, api(`${a}/leads`), 'POST', headers, body, { dropAfterMs: Math.random() * 30 });
       } else if (r < 0.08) {
         counts.races++;
         const pair = await Promise.all([0, 1].map(() => timed('lead create', agents.devices, api(`${a}/leads`), 'POST', headers, body)));
@@ -754,7 +777,7 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
       let bad = 0;
       await Promise.all(
         Array.from({ length: 4 }, async () => {
-          for (let i = next++; i < count; i = next++) if ((await send(agents.organisers, url(i), 'GET', headers)).status !== 200) bad++;
+          for (let i = next++; i < count; i = next++) if ((await send(agents.organisers, url(i), 'GET', headers, undefined, { statusOnly: true })).status !== 200) bad++;
         }),
       );
       if (bad) misses.push(`CPU phase: ${bad} of ${count} answers were not 200`);

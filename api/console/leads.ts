@@ -139,11 +139,8 @@ function registrationConflict(err: unknown): unknown {
   return err;
 }
 
-const LEAD_FILE_URLS = [
-  ['ld_front_fileid', 'ld_front_url'],
-  ['ld_back_fileid', 'ld_back_url'],
-  ['ld_memo_fileid', 'ld_memo_url'],
-] as const;
+/** A photo's URL, or null without one. */
+const fileUrl = (row: Record<string, unknown>, file: unknown) => (file ? leadFileUrl(String(row.ld_accountid), String(file)) : null);
 
 /** The page's language for the built-in consent text. */
 const localeOf = (req: Request): string => req.acceptsLanguages('en', 'nl') || 'en';
@@ -163,9 +160,13 @@ async function graphOf(trx: Knex.Transaction, req: Request, accountId: string, e
  */
 export const leadsHooks: ResourceHooks = {
   // The photo URLs added to the row itself: the adapter copies what it answers out of it anyway (a list page made two
-  // copies of every row), and a row is read for its answer alone.
+  // copies of every row), and a row is read for its answer alone. Added by name: properties added under a computed
+  // key (row[url]) turned every lead into a dictionary-mode object, which JSON.stringify writes out half again as slowly
+  // (test/unit/fastRows.test.ts).
   serialize(row) {
-    for (const [field, url] of LEAD_FILE_URLS) row[url] = row[field] ? leadFileUrl(String(row.ld_accountid), String(row[field])) : null;
+    row.ld_front_url = fileUrl(row, row.ld_front_fileid);
+    row.ld_back_url = fileUrl(row, row.ld_back_fileid);
+    row.ld_memo_url = fileUrl(row, row.ld_memo_fileid);
     return row;
   },
 

@@ -1,8 +1,9 @@
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
-import pLimit, { type LimitFunction } from 'p-limit';
+import pLimit from 'p-limit';
 import { ctx } from '../context.js';
 import { poolOf } from '../db/knex.js';
+import { perHandle } from '../db/perDatabase.js';
 import { ApiError } from '../errors.js';
 import { requirePermission, requireUser, resolveAccount } from '../middleware/auth.js';
 import { CSV_BOM, csvLine } from '../services/csv.js';
@@ -241,16 +242,14 @@ function sendCsv(res: Response, answer: StatsAnswer): void {
  *   connections for 4–5 s when the others' 5 s acquire timeout ran out. Distinct questions (other ranges, other
  *   groupings) are what the sharing cannot join.
  */
-const runs = new WeakMap<Db, { computing: Map<string, Promise<StatRow[]>>; gate: LimitFunction }>();
+const runOf = perHandle((db) => ({ computing: new Map<string, Promise<StatRow[]>>(), gate: pLimit(statisticsAtOnce(poolOf(db)?.max ?? 1)) }));
 
 export function statisticsAtOnce(poolMax: number): number {
   return Math.max(1, Math.floor(poolMax / 3));
 }
 
-function computeOnce(db: Db, key: string, compute: () => Promise<StatRow[]>): Promise<StatRow[]> {
-  let run = runs.get(db);
-  if (!run) runs.set(db, (run = { computing: new Map(), gate: pLimit(statisticsAtOnce(poolOf(db)?.max ?? 1)) }));
-  const { computing, gate } = run;
+function computeOnce(db: Knex, key: string, compute: () => Promise<StatRow[]>): Promise<StatRow[]> {
+  const { computing, gate } = runOf(db);
   const found = computing.get(key);
   if (found) return found;
   const promise = gate(compute).finally(() => computing.delete(key));

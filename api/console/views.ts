@@ -8,11 +8,13 @@ import type { ResourceHooks } from '../crud/adapter.js';
 import { ACCOUNT_RESOURCES } from '../../resources/index.js';
 import { views } from '../../resources/views.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
+import { LISTABLE } from '../requestSlots.js';
 
 type Row = Record<string, unknown>;
 
-/** The lists the caller may open in the request's account, worked out once a request (permissions are async). */
-const listableOf = new WeakMap<Request, ResourceDeclaration[]>();
+/** The lists the caller may open in the request's account, worked out once a request (permissions are async), kept on it. */
+type WithListable = Request & { [LISTABLE]?: ResourceDeclaration[] };
+const listableOf = (req: Request) => (req as WithListable)[LISTABLE];
 
 /** Account resources with a list (not a singleton, not the views themselves) whose list bit the caller's role holds. */
 async function listableFor(req: Request): Promise<ResourceDeclaration[]> {
@@ -60,14 +62,14 @@ function checkListState(target: ResourceDeclaration, record: Row): void {
 export const viewsHooks: ResourceHooks = {
   routes(router) {
     router.use(async (req, _res, next) => {
-      listableOf.set(req, await listableFor(req));
+      (req as WithListable)[LISTABLE] = await listableFor(req);
       next();
     });
     router.put('/:id', ownerOnly);
     router.delete('/:id', ownerOnly);
   },
   query(db, req) {
-    const names = (listableOf.get(req) ?? []).map((d) => d.name);
+    const names = (listableOf(req) ?? []).map((d) => d.name);
     return scopeFor(db, views, req)
       .select('views.*')
       .whereIn('vw_resource', names)
@@ -75,7 +77,7 @@ export const viewsHooks: ResourceHooks = {
   },
   async prepare(trx, data, req, existing) {
     const name = existing ? existing.vw_resource : data.vw_resource;
-    const target = (listableOf.get(req) ?? []).find((d) => d.name === name);
+    const target = (listableOf(req) ?? []).find((d) => d.name === name);
     if (!target) throw invalid(views, { vw_resource: 'error_invalid_value' });
     const record = { ...existing, ...data };
     checkListState(target, record);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { perHandle } from '../db/perDatabase.js';
 
 /**
  * The orders the btree indexes of a table provide, read once per table from the catalog: what runList needs to know
@@ -12,20 +13,19 @@ export interface IndexOrder {
   columns: string[];
 }
 
-const cache = new WeakMap<Knex, Map<string, Promise<IndexOrder[]>>>();
+const byTableOf = perHandle(() => new Map<string, Promise<IndexOrder[]>>());
 
 /**
  * Btree indexes of `table` usable by a list of live rows: whole, or partial on `<column> is null` only (the trash's
  * `*_deleted_at is null`, which every list of live rows has).
  */
 export function indexOrdersOf(db: Knex, table: string): Promise<IndexOrder[]> {
-  let byTable = cache.get(db);
-  if (!byTable) cache.set(db, (byTable = new Map()));
+  const byTable = byTableOf(db);
   let found = byTable.get(table);
   if (!found) {
     found = readIndexOrders(db, table);
     byTable.set(table, found);
-    found.catch(() => byTable!.delete(table));
+    found.catch(() => byTable.delete(table));
   }
   return found;
 }

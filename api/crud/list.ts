@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { JSON_ROWS } from '../db/jsonRows.js';
-import { asIfTrashUnknown } from '../models/scope.js';
+import { allRows } from '../db/firstRow.js';
+import { trashParentsLeftOut } from '../models/scope.js';
 import type { Request, Response } from 'express';
 import { ApiError } from '../errors.js';
 import { totalDependencies, totalsFor } from './totals.js';
@@ -280,7 +281,8 @@ export async function runList(
   asJson = false,
 ): Promise<ListResult> {
   const direction = query.sort.order.toLowerCase() as 'asc' | 'desc';
-  const rowsQuery = (qb: Knex.QueryBuilder) => (asJson ? qb.options(JSON_ROWS) : qb);
+  // Read on a pooled connection without knex's runner on PostgreSQL (api/db/firstRow.ts).
+  const rowsQuery = (qb: Knex.QueryBuilder) => allRows(asJson ? qb.options(JSON_ROWS) : qb);
   /** The sort and its ties; `unindexed`: as expressions no index provides (the plan sorts the matches). */
   const ordered = (qb: Knex.QueryBuilder, unindexed = false) => {
     const by = (column: string, dir: 'asc' | 'desc') => (unindexed ? qb.orderByRaw(`coalesce(??, ??) ${dir}`, [column, column]) : qb.orderBy(column, dir));
@@ -300,7 +302,7 @@ export async function runList(
       return { rows: rows.slice(0, maxRows), ...(await countOf(db, filtered, decl)) };
     }
     const size = query.end - query.start + 1;
-    let rowsOf: RowsOf = () => rowsQuery(ordered(filtered()).offset(query.start).limit(size)) as Promise<Record<string, unknown>[]>;
+    let rowsOf: RowsOf = () => rowsQuery(ordered(filtered()).offset(query.start).limit(size));
     const walk = decl.exactTotalUpTo && !query.ids ? await walkFor(db, query, decl, words) : undefined;
     if (walk) {
       // The first rows of the sort order under the conditions the index evaluates, then every filter on them: the
@@ -360,19 +362,18 @@ type RowsOf = (total: () => Promise<Total>) => Promise<Record<string, unknown>[]
 async function pageOf(db: Knex, query: ListQuery, decl: ResourceDeclaration, filtered: () => Knex.QueryBuilder, rowsOf: RowsOf): Promise<ListResult> {
   const size = query.end - query.start + 1;
   const totals = totalsFor(db);
-  // The same filter, whatever the process knows of the trash when it asks (api/models/scope.ts).
-  const key = asIfTrashUnknown(() => filtered().clearSelect().clearOrder().count({ n: '*' }).toString());
+  // The filter's query, its conditions on parents in the trash left out (api/models/scope.ts), as its text and its
+  // values: compiled, not written out with its values quoted (which cost a list page more than its own query did).
+  const compiled = trashParentsLeftOut(() => filtered().toSQL());
+  const key = `${compiled.sql}\u0000${JSON.stringify(compiled.bindings)}`;
   const cached = totals.get(key);
   const epochs = totals.epochsNow(totalDependencies(decl));
   // The filter's total, counted at most once for the page and its rows (a fresh one known: none).
   let counting: Promise<Total> | undefined;
   const count = () => (counting ??= countOf(db, filtered, decl));
   const known = (): Promise<Total> => (cached !== undefined ? Promise.resolve({ total: cached, estimated: totals.estimated(key) }) : count());
-  const [rows, counted] = await Promise.all([
-    rowsOf(known),
-    // Counted alongside the page unless a fresh total is known.
-    cached === undefined ? count() : Promise.resolve(undefined),
-  ]);
+  // Counted alongside the page unless a fresh total is known.
+  const [rows, counted] = cached === undefined ? await Promise.all([rowsOf(known), count()]) : [await rowsOf(known), undefined];
   let result: Total;
   let reused: Total | undefined;
   if (rows.length > 0 && rows.length < size)

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { perHandle } from '../db/perDatabase.js';
 import { onWrite } from '../db/writes.js';
 import { resourceNamed } from '../../resources/index.js';
 import type { ResourceDeclaration } from '../../resources/types.js';
@@ -101,10 +102,4 @@ class TotalCache {
   }
 }
 
-const caches = new WeakMap<Knex, TotalCache>();
-
-export function totalsFor(db: Knex): TotalCache {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new TotalCache(db)));
-  return cache;
-}
+export const totalsFor = perHandle((db) => new TotalCache(db));

@@ -20,20 +20,41 @@ interface PooledClient {
  * (their codes, which is what api/errors.ts maps). PGlite and transactions run the builder as usual.
  */
 export async function firstRow<T = Record<string, unknown>>(builder: Knex.QueryBuilder): Promise<T | undefined> {
-  const client = (builder as unknown as { client: PooledClient }).client;
-  if (client.config.client !== 'pg' || client.transacting) return (await builder.first()) as T | undefined;
-  const { sql, bindings } = builder.first().toSQL().toNative();
+  const client = clientOf(builder);
+  if (!pooled(client)) return (await builder.first()) as T | undefined;
+  return (await onPooledConnection(client, builder.first(), 'first'))[0] as T | undefined;
+}
+
+/**
+ * Every row of a read query (a select builder), as `await builder` gives them, the same way as firstRow: on
+ * PostgreSQL outside a transaction on a pooled connection without knex's runner, with the builder's query options
+ * (a list page's JSON_ROWS types) passed to pg as knex passes them.
+ */
+export async function allRows<T = Record<string, unknown>>(builder: Knex.QueryBuilder): Promise<T[]> {
+  const client = clientOf(builder);
+  if (!pooled(client)) return (await builder) as T[];
+  return (await onPooledConnection(client, builder, 'select')) as T[];
+}
+
+const clientOf = (builder: Knex.QueryBuilder) => (builder as unknown as { client: PooledClient }).client;
+const pooled = (client: PooledClient) => client.config.client === 'pg' && !client.transacting;
+
+async function onPooledConnection(client: PooledClient, builder: Knex.QueryBuilder, method: 'first' | 'select'): Promise<Record<string, unknown>[]> {
+  const compiled = builder.toSQL();
+  const { sql, bindings } = compiled.toNative();
   const connection = await client.acquireConnection();
   // knex's own events, so whatever watches the queries (a query log, the tests' counts) still sees this one
-  const query = { __knexUid: connection.__knexUid, method: 'first', sql, bindings };
+  const query = { __knexUid: connection.__knexUid, method, sql, bindings };
   client.emit('query', query);
   try {
-    const result = await connection.query({ text: sql, values: bindings as unknown[] });
-    return result.rows[0] as T | undefined;
+    // knex's pg dialect adds the query's options to pg's query config the same way (JSON_ROWS: `types`).
+    const result = await connection.query({ text: sql, values: bindings as unknown[], ...(compiled as { options?: object }).options });
+    return result.rows;
   } catch (err) {
     client.emit('query-error', err, query);
     throw err;
   } finally {
-    await client.releaseConnection(connection);
+    // knex's release is synchronous (the pool takes the connection back at once); its promise is already resolved.
+    void client.releaseConnection(connection);
   }
 }

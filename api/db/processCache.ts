@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { perHandle } from './perDatabase.js';
 import { onWrite, writesTo } from './writes.js';
 import { sessionCacheFor } from '../services/sessionCache.js';
 
@@ -50,24 +51,19 @@ export function processCache<T>(options: {
   const drops = [options.tables && writesTo(options.tables), options.dropOn].filter((re): re is { test(sql: string): boolean } => Boolean(re));
   if (!drops.length) throw new Error('processCache: nothing to drop the kept values on (tables or dropOn)');
   const maxAge = options.maxAgeMs ?? Infinity;
-  const states = new WeakMap<Knex, State<T>>();
-  const stateOf = (db: Knex): State<T> => {
-    let state = states.get(db);
-    if (!state) {
-      const sessions = sessionCacheFor(db);
-      const created: State<T> = (state = { epoch: 0, entries: new Map(), hears: () => sessions.hearsOthers });
-      states.set(db, created);
-      const drop = () => {
-        created.epoch++;
-        created.entries.clear();
-      };
-      onWrite(db, (sql) => {
-        if (drops.some((re) => re.test(sql))) drop();
-      });
-      sessions.subscribe(options.channel, drop);
-    }
-    return state;
-  };
+  const stateOf = perHandle((db): State<T> => {
+    const sessions = sessionCacheFor(db);
+    const created: State<T> = { epoch: 0, entries: new Map(), hears: () => sessions.hearsOthers };
+    const drop = () => {
+      created.epoch++;
+      created.entries.clear();
+    };
+    onWrite(db, (sql) => {
+      if (drops.some((re) => re.test(sql))) drop();
+    });
+    sessions.subscribe(options.channel, drop);
+    return created;
+  });
   const fresh = (state: State<T>, entry: Entry<T> | undefined): entry is Entry<T> => Boolean(entry && entry.epoch === state.epoch && Date.now() - entry.at <= maxAge);
 
   const get = (db: Knex, key: string, read: () => Promise<T>): Promise<T> => {

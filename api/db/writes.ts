@@ -1,22 +1,22 @@
 import type { Knex } from 'knex';
+import { perHandle } from './perDatabase.js';
 
 const WRITE_RE = /^\s*(with\b[\s\S]*\b)?(insert|update|delete|truncate|merge)\b/i;
-const listeners = new WeakMap<Knex, Set<(sql: string) => void>>();
+/** The listeners of a handle's writes, heard through one `query` listener on it. */
+const listenersOf = perHandle((db) => {
+  const subscribers = new Set<(sql: string) => void>();
+  db.on('query', (q: { sql?: string }) => {
+    if (q.sql && WRITE_RE.test(q.sql)) for (const fn of subscribers) fn(q.sql);
+  });
+  return subscribers;
+});
 
 /**
  * Calls `listener` with the SQL of every statement that writes (INSERT, UPDATE, DELETE, TRUNCATE, MERGE) run through
  * this database handle, transactions included: what in-process caches use to know their copy may be stale.
  */
 export function onWrite(db: Knex, listener: (sql: string) => void): void {
-  let set = listeners.get(db);
-  if (!set) {
-    const subscribers = (set = new Set());
-    listeners.set(db, subscribers);
-    db.on('query', (q: { sql?: string }) => {
-      if (q.sql && WRITE_RE.test(q.sql)) for (const fn of subscribers) fn(q.sql);
-    });
-  }
-  set.add(listener);
+  listenersOf(db).add(listener);
 }
 
 /**

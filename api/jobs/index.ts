@@ -79,6 +79,10 @@ export function createJobs(knex: Knex, config: Config, { log }: JobsOptions): Jo
         supervise,
         schedule: false,
         migrate: true,
+        // No row in pg-boss's instance registry (getInstances, which nothing here reads): registering also starts
+        // its "nurse", an event-loop delay monitor on a 20 ms timer in every process for as long as it runs, which
+        // was most of an idle server's CPU (bench/README.md, "Server CPU per request").
+        registerInstance: false,
       });
       b.on('error', (err) => log('jobs: pg-boss error', err));
       await b.start();

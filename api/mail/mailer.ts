@@ -39,6 +39,8 @@ export interface Mailer {
   /** A built-in template (emails/), in `locale` where it has a translation (default English). */
   send(template: TemplateName, to: string, vars: Record<string, string>, locale?: MailLocale): Promise<SentMail>;
   sendMail(mail: OutgoingMail): Promise<SentMail>;
+  /** The same mailer (transport, outbox) writing its lines through `log` (a request's: api/context.ts). */
+  withLog?(log: (m: string) => void): Mailer;
 }
 
 /** MAIL_FROM ("Name <address>" or "address") as nodemailer's {name, address}. */
@@ -62,7 +64,7 @@ export function createMailer(config: Config, log: (m: string) => void): Mailer {
   const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   let seq = 0;
   const sender = parseMailbox(config.mailFrom);
-  async function deliver(label: string, message: SendMailOptions & { to: string; subject: string }, link?: string): Promise<SentMail> {
+  async function deliver(log: (m: string) => void, label: string, message: SendMailOptions & { to: string; subject: string }, link?: string): Promise<SentMail> {
     const info = await transport.sendMail(message);
     if (config.smtpUrl) return { to: message.to, subject: message.subject };
     const safeTo = message.to.replace(/[^a-z0-9@._-]/gi, '_');
@@ -86,18 +88,21 @@ export function createMailer(config: Config, log: (m: string) => void): Mailer {
     log(`mail: ${label} to ${message.to} written to ${path.relative(process.cwd(), file)}${link ? ` (link: ${link})` : ''}`);
     return { to: message.to, subject: message.subject, file };
   }
-  return {
+  const mailer = (log: (m: string) => void): Mailer => ({
     async send(template, to, vars, locale) {
       const mail = renderTemplate(template, { ...mailVars(config), ...vars }, locale);
-      return deliver(template, { from: config.mailFrom, to, subject: mail.subject, html: mail.html, text: mail.text }, vars.link);
+      return deliver(log, template, { from: config.mailFrom, to, subject: mail.subject, html: mail.html, text: mail.text }, vars.link);
     },
     async sendMail(mail) {
       const from = { name: mail.fromName?.trim() || sender.name, address: sender.address };
       return deliver(
+        log,
         mail.label,
         { from, replyTo: mail.replyTo || undefined, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text, attachments: mail.attachments },
         mail.link,
       );
     },
-  };
+    withLog: mailer,
+  });
+  return mailer(log);
 }

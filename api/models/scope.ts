@@ -112,18 +112,21 @@ export function knownTrashed(db: Knex, parent: ResourceDeclaration, accountId: s
   return undefined;
 }
 
-let trashUnknown = 0;
+let parentsLeftOut = 0;
 
 /**
- * Builds with `build` as if this process knew nothing of the trash (the parents looked up in the query): a text of a
- * query that does not change as the process learns (the key of a list's kept total, api/crud/list.ts).
+ * Builds with `build` leaving out the conditions on parents in the trash (withTrash's 'live' view: by the ids this
+ * process knows, or looked up): the key of a list's kept total (api/crud/list.ts). Those conditions are the same for
+ * every list of a resource, so they tell one filter from another no better than their absence does, and the text
+ * they take changes as the process learns which parents are in the trash (which would count a total again). What
+ * is in the trash is the tables' state, which the totals follow by the parents' write epochs like any other write.
  */
-export function asIfTrashUnknown<T>(build: () => T): T {
-  trashUnknown++;
+export function trashParentsLeftOut<T>(build: () => T): T {
+  parentsLeftOut++;
   try {
     return build();
   } finally {
-    trashUnknown--;
+    parentsLeftOut--;
   }
 }
 
@@ -145,9 +148,9 @@ export function withTrash(query: Knex.QueryBuilder, decl: ResourceDeclaration, v
     if (view === 'trashed') return query.whereNotNull(column);
     query.whereNull(column);
   }
-  if (view === 'live') {
+  if (view === 'live' && !parentsLeftOut) {
     for (const { field, parent, required } of trashParentsOf(decl)) {
-      const known = scope && !trashUnknown && knownTrashed(scope.db, parent, scope.accountId);
+      const known = scope && knownTrashed(scope.db, parent, scope.accountId);
       if (known) {
         const column = `${decl.table}.${field}`;
         if (known.length && required) query.whereNotIn(column, known);

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { ctx } from '../context.js';
-import { currentLogger, type Logger } from '../log.js';
+import { requestLogger, type Logger } from '../log.js';
 import { storageOf } from '../storage/index.js';
 import { TimeoutError, withTimeout } from '../timeout.js';
 
@@ -22,7 +22,7 @@ export function mountHealth(router: Pick<Router, 'get'>, logger: Logger): void {
   });
   router.get('/readyz', async (req, res) => {
     const context = ctx(req);
-    const log = currentLogger(logger);
+    const log = requestLogger(req, logger);
     const [database, storage] = await Promise.all([check('database', log, () => context.db.raw('select 1')), check('storage', log, (signal) => storageOf(context).check(signal))]);
     const ready = database === 'ok' && storage === 'ok';
     res.setHeader('Cache-Control', 'no-store');

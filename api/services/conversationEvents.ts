@@ -200,9 +200,7 @@ export class ConversationEvents {
   }
 }
 
-const hubs = new WeakMap<Knex, ConversationEvents>();
-
 /** The one hub of a database handle; its listener closes with the handle (knex.destroy()). */
-export function conversationEventsFor(db: Knex, log?: (msg: string) => void): ConversationEvents {
-  return perDatabase(hubs, db, () => new ConversationEvents(db, log));
-}
+export const conversationEventsFor: (db: Knex, log?: (msg: string) => void) => ConversationEvents = perDatabase(
+  (db: Knex, log?: (msg: string) => void) => new ConversationEvents(db, log),
+);

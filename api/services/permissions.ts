@@ -31,8 +31,13 @@ export class PermissionStore {
   }
 
   async current(): Promise<Matrix> {
-    if (Date.now() - this.loadedAt > this.ttlMs) await this.refresh();
+    if (!this.fresh()) await this.refresh();
     return this.matrix;
+  }
+
+  /** The matrix when it is fresh, else undefined (then `current()` reads it again). */
+  fresh(): Matrix | undefined {
+    return Date.now() - this.loadedAt > this.ttlMs ? undefined : this.matrix;
   }
 
   async can(role: string | undefined, group: string, permission: string | number): Promise<boolean> {

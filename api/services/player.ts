@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Knex } from 'knex';
 import { z } from 'zod';
+import { perHandle } from '../db/perDatabase.js';
 import { onWrite, writesTo } from '../db/writes.js';
 import { sessionCacheFor } from './sessionCache.js';
 import { MANIFEST_CHANNEL } from '../db/channels.js';
@@ -280,7 +281,6 @@ interface Cache {
   /** The shared part per group (JSON), built once for all the group's codes while nothing it is made of was written. */
   groups: Map<string, Flight<string>>;
 }
-const caches = new WeakMap<Knex, Cache>();
 
 /**
  * The cache of a database handle. Emptied by this process's own writes to the manifest's tables (seen on knex's query
@@ -289,25 +289,21 @@ const caches = new WeakMap<Knex, Cache>();
  * process that cannot hear the others never answers a stale manifest (requests that arrive while one build is under
  * way still share it, as if they had come a moment earlier).
  */
-function cacheOf(db: Knex): Cache & { hears: () => boolean } {
-  let cache = caches.get(db) as (Cache & { hears: () => boolean }) | undefined;
-  if (!cache) {
-    const sessions = sessionCacheFor(db);
-    const created = (cache = { epoch: 0, entries: new Map(), building: new Map(), groups: new Map(), hears: () => sessions.hearsOthers });
-    caches.set(db, created);
-    const invalidate = () => {
-      created.epoch++;
-      created.entries.clear();
-      created.building.clear();
-      created.groups.clear();
-    };
-    onWrite(db, (sql) => {
-      if (SOURCE_WRITE_RE.test(sql)) invalidate();
-    });
-    sessions.subscribe(MANIFEST_CHANNEL, invalidate);
-  }
-  return cache;
-}
+const cacheOf = perHandle((db): Cache & { hears: () => boolean } => {
+  const sessions = sessionCacheFor(db);
+  const created = { epoch: 0, entries: new Map(), building: new Map(), groups: new Map(), hears: () => sessions.hearsOthers };
+  const invalidate = () => {
+    created.epoch++;
+    created.entries.clear();
+    created.building.clear();
+    created.groups.clear();
+  };
+  onWrite(db, (sql) => {
+    if (SOURCE_WRITE_RE.test(sql)) invalidate();
+  });
+  sessions.subscribe(MANIFEST_CHANNEL, invalidate);
+  return created;
+});
 
 /**
  * `make()` once per key and writes epoch: callers asking while it runs (or, when `keep`, after it ran and nothing was

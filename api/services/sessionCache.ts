@@ -144,12 +144,8 @@ export class SessionCache {
   }
 }
 
-const caches = new WeakMap<Knex, SessionCache>();
-
 /** The one cache of a database handle (its listener closes with the handle: knex.destroy()). */
-export function sessionCacheFor(db: Knex, log?: (msg: string) => void): SessionCache {
-  return perDatabase(caches, db, () => new SessionCache(db, log));
-}
+export const sessionCacheFor: (db: Knex, log?: (msg: string) => void) => SessionCache = perDatabase((db: Knex, log?: (msg: string) => void) => new SessionCache(db, log));
 
 interface PgClient {
   on(event: string, fn: (...args: never[]) => void): void;

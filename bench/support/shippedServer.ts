@@ -19,13 +19,14 @@ export interface ShippedServer {
 
 /**
  * Starts the server on `port` with `env` over this process's environment; its stdout and stderr (the JSON request log
- * at LOG_LEVEL=info) go to `logFile`. `dist`: the compiled server (npm run build:server) instead of tsx. Resolves once
+ * at LOG_LEVEL=info) go to `logFile`. `dist`: the compiled server (npm run build:server) instead of tsx; `nodeFlags`:
+ * Node's options before it (to compare a setting; none as shipped). Resolves once
  * it answers GET /api/1/auth/me.
  */
-export async function startShippedServer(port: number, env: Record<string, string>, logFile: string, dist = false): Promise<ShippedServer> {
+export async function startShippedServer(port: number, env: Record<string, string>, logFile: string, dist = false, nodeFlags: string[] = []): Promise<ShippedServer> {
   // tsx as a loader of this node, not its CLI (which runs the server in a second process): the child's pid is the server's.
-  const entry = dist ? [path.join(ROOT, 'dist', 'api', 'server.js')] : ['--import', 'tsx', 'api/server.ts'];
-  if (dist && !fs.existsSync(entry[0])) throw new Error(`${entry[0]} is missing: npm run build:server first`);
+  const entry = [...nodeFlags, ...(dist ? [path.join(ROOT, 'dist', 'api', 'server.js')] : ['--import', 'tsx', 'api/server.ts'])];
+  if (dist && !fs.existsSync(entry.at(-1)!)) throw new Error(`${entry.at(-1)} is missing: npm run build:server first`);
   const log = fs.openSync(logFile, 'a');
   // As shipped: npm start and the image give the server MALLOC_ARENA_MAX=2 (scripts/start.mjs, Dockerfile).
   const child = spawn(process.execPath, entry, {

@@ -124,7 +124,8 @@ describe("a collection's page", () => {
     expect(video.getAttribute('poster')).toBe('/s/v1-thumb');
     expect(video.hasAttribute('controls')).toBe(true);
     expect(screen.queryByRole('button', { name: 'Send and download' })).toBeNull();
-    expect(document.title).toBe('Expo brochures');
+    // The title is set by an effect, which a loaded machine may run after the heading has rendered.
+    await waitFor(() => expect(document.title).toBe('Expo brochures'));
   });
 
   it('an empty collection says so; an unknown one says the page does not exist (Dutch)', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { useLayoutEffect } from 'react';
 import userEvent from '@testing-library/user-event';
 import { PublicFormPage } from '../../admin/src/publicForm/PublicFormPage';
 import { RichText } from '../../admin/src/publicForm/RichText';
@@ -145,6 +146,24 @@ describe('the public form page', () => {
     await user.type(screen.getByRole('textbox', { name: /E-mail/ }), 'ada@example.com{Enter}');
     const thanks = await screen.findByRole('heading', { level: 1, name: 'See you at the Expo' });
     expect(document.activeElement).toBe(thanks);
+  });
+
+  it('keeps what is typed before its effects have run (a fast typist, or a busy phone, between the first paint and the effects)', () => {
+    // Types in the first field as soon as it is in the page: in a layout effect, which runs before the page's own
+    // effects, as a keystroke can on a slow device (CI's browser did once: the preview lost "Ada").
+    function TypesEarly() {
+      useLayoutEffect(() => {
+        fireEvent.change(screen.getByRole('textbox', { name: /First name/ }), { target: { value: 'Ada' } });
+      }, []);
+      return null;
+    }
+    render(
+      <>
+        <PublicFormPage data={data} locale="en" preview />
+        <TypesEarly />
+      </>,
+    );
+    expect((screen.getByRole('textbox', { name: /First name/ }) as HTMLInputElement).value).toBe('Ada');
   });
 
   it('sends answers, the opt-in and the honeypot through onSubmit, then thanks', async () => {

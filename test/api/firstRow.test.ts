@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { firstRow } from '../../api/db/firstRow.js';
+import { allRows, firstRow } from '../../api/db/firstRow.js';
+import { JSON_ROWS } from '../../api/db/jsonRows.js';
 import { createTestDb, describeEachDb, type TestDb } from '../helpers/db.js';
 
 describeEachDb('firstRow: the first row of a read, as knex would give it', (kind) => {
@@ -30,6 +31,34 @@ describeEachDb('firstRow: the first row of a read, as knex would give it', (kind
     expect(seen[0]).toMatch(/from "users" where "u_email" = /);
     // first() means one row even where several match.
     expect((await firstRow(t.db('users').select('u_email').orderBy('u_email')))?.u_email).toBe('ann@example.com');
+  });
+
+  it('allRows returns every row as awaiting the builder does, with its query options (JSON_ROWS), seen by knex’s events', async () => {
+    const q = () => t.db('users').select('u_id', 'u_email', 'u_is_enabled', 'u_created_at').orderBy('u_email');
+    const rows = await allRows(q());
+    expect(rows).toEqual(await q());
+    expect(rows.map((r) => r.u_email)).toEqual(['ann@example.com', 'bob@example.com']);
+    expect(rows[0].u_created_at).toBeInstanceOf(Date);
+    // The builder's options reach pg as knex passes them: the timestamps as the JSON answer's strings.
+    const asJson = await allRows(q().options(JSON_ROWS));
+    expect(asJson).toEqual(await q().options(JSON_ROWS));
+    expect(asJson[0].u_created_at).toBe((rows[0].u_created_at as Date).toISOString());
+    expect(await allRows(t.db('users').where('u_email', 'nobody@example.com'))).toEqual([]);
+    const seen: { sql: string; method: string }[] = [];
+    const watch = (e: { sql: string; method: string }) => seen.push({ sql: e.sql, method: e.method });
+    t.db.on('query', watch);
+    try {
+      await q();
+      await allRows(q());
+    } finally {
+      t.db.removeListener('query', watch);
+    }
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toEqual(seen[0]);
+    const err = await allRows(t.db('users').where('u_id', 'not-a-uuid')).catch((e: unknown) => e);
+    expect((err as { code?: string }).code).toBe('22P02');
+    const pool = (t.db.client as { pool?: { numUsed(): number } }).pool;
+    if (pool) expect(pool.numUsed()).toBe(0);
   });
 
   it('keeps the database error and its code (what the API maps to 400/409/503), and gives its connection back', async () => {

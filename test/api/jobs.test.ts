@@ -74,6 +74,9 @@ describeEachDb('job queue', (kind) => {
     await sleep(1200); // two more polls of each worker: nothing runs twice
     expect(ran.map((r) => r.n).sort((x, y) => x - y)).toEqual([...Array(30).keys()]);
     for (const id of ids) expect((await jobRow(t.db, id!))?.state).toBe('completed');
+    // Neither registered in pg-boss's instance registry, whose "nurse" would keep an event-loop delay monitor on a
+    // 20 ms timer running in each process (an idle server's largest cost; bench/README.md, "Server CPU per request").
+    expect(Number((await t.db.raw('select count(*)::int as n from pgboss.instance')).rows[0].n)).toBe(0);
     await Promise.all([a.stop(), b.stop()]);
   });
 

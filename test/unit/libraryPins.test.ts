@@ -155,6 +155,13 @@ describe("knex: what api/db/firstRow.ts takes from knex's internals", () => {
     expect((client.acquireConnection as () => unknown).length, recheck('knex', 'client.acquireConnection takes arguments now')).toBe(0);
     expect(typeof client.releaseConnection, recheck('knex', 'client.releaseConnection is gone')).toBe('function');
     expect((client.releaseConnection as (c: unknown) => unknown).length, recheck('knex', 'client.releaseConnection no longer takes (connection)')).toBe(1);
+    // firstRow does not wait for the release: knex gives the connection back to the pool at once and answers a
+    // promise already resolved.
+    const released: unknown[] = [];
+    const pool = { release: (c: unknown) => released.push(c) > 0 };
+    const answer = (client.releaseConnection as (this: unknown, c: unknown) => unknown).call({ pool }, { __knexUid: 'pins' });
+    expect(released, recheck('knex', 'client.releaseConnection no longer gives the connection back synchronously')).toEqual([{ __knexUid: 'pins' }]);
+    expect(answer, recheck('knex', 'client.releaseConnection no longer answers a promise')).toBeInstanceOf(Promise);
   });
 
   it('answers first() with the first row and no post-processing, which is what firstRow returns', () => {

@@ -18,5 +18,12 @@ describe('safeUrl (URLs as logged)', () => {
     expect(safeUrl(list)).toBe(list);
     expect(safeUrl('/users/resetpassword?%74oken=abc123&lang=en')).toBe('/users/resetpassword?token=[redacted]&lang=en');
     expect(safeUrl('/x?a=1&signature=s&access_code=c')).toBe('/x?a=1&signature=[redacted]&access_code=[redacted]');
+    // names with no value, empty pieces, a name spelt with + or with an encoded character, a secret last or valueless
+    expect(safeUrl('/x?a&&b=1&token')).toBe('/x?a=&b=1&token=[redacted]');
+    expect(safeUrl('/x?a=%26token%3D1&b=token')).toBe('/x?a=%26token%3D1&b=token');
+    expect(safeUrl('/x?a=1&acc%65ss_code=9')).toBe('/x?a=1&access_code=[redacted]');
+    expect(safeUrl('/x?my+token=1&signature')).toBe('/x?my+token=1&signature=[redacted]');
+    expect(safeUrl('/x?=1&tokens=2&Token=3')).toBe('/x?=1&tokens=2&Token=3');
+    expect(safeUrl('/x?')).toBe('/x?');
   });
 });

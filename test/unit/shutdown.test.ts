@@ -7,9 +7,15 @@ import { createShutdown } from '../../api/shutdown.js';
 
 /** A server whose /slow answers after `ms`, a pool stand-in that records its closing, and the exit code captured. */
 async function setup(slowMs: number, graceMs: number) {
+  // The tests signal once /slow has reached the handler, not after a fixed wait: on a loaded machine a connection can
+  // still sit in the listen backlog after 50 ms, and closing the listening socket then resets it (CI, load 9 on 2 cores).
+  let slowArrived: () => void;
+  const slowReached = new Promise<void>((resolve) => (slowArrived = resolve));
   const server = http.createServer((req, res) => {
-    if (req.url === '/slow') setTimeout(() => res.end('slow done'), slowMs);
-    else res.end('fast');
+    if (req.url === '/slow') {
+      slowArrived();
+      setTimeout(() => res.end('slow done'), slowMs);
+    } else res.end('fast');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -43,7 +49,7 @@ async function setup(slowMs: number, graceMs: number) {
         })
         .on('error', reject);
     });
-  return { server, port, events, exit, lines, shutdown, get, agent };
+  return { server, port, events, exit, lines, shutdown, get, agent, slowReached };
 }
 
 describe('graceful shutdown', () => {
@@ -55,7 +61,7 @@ describe('graceful shutdown', () => {
     const idleAgent = new http.Agent({ keepAlive: true });
     expect((await s.get('/fast', idleAgent)).body).toBe('fast');
     const slow = s.get('/slow');
-    await new Promise((r) => setTimeout(r, 50));
+    await s.slowReached;
     const signalledAt = Date.now();
     s.shutdown('SIGTERM');
 
@@ -85,7 +91,7 @@ describe('graceful shutdown', () => {
       () => 'answered',
       (e: NodeJS.ErrnoException) => e.code,
     );
-    await new Promise((r) => setTimeout(r, 50));
+    await s.slowReached;
     const signalledAt = Date.now();
     s.shutdown('SIGTERM');
     expect(await s.exit).toBe(1);
@@ -99,7 +105,7 @@ describe('graceful shutdown', () => {
   it('exits 1 at once on a second signal', async () => {
     const s = await setup(60_000, 10_000);
     const slow = s.get('/slow').catch(() => 'cut');
-    await new Promise((r) => setTimeout(r, 50));
+    await s.slowReached;
     s.shutdown('SIGTERM');
     const secondAt = Date.now();
     s.shutdown('SIGINT');
@@ -112,7 +118,7 @@ describe('graceful shutdown', () => {
   it('closes a keep-alive connection after the response it was serving when the signal came', async () => {
     const s = await setup(300, 5000);
     const slow = s.get('/slow');
-    await new Promise((r) => setTimeout(r, 50));
+    await s.slowReached;
     s.shutdown('SIGTERM');
     const res = await slow;
     expect(res.body).toBe('slow done');

@@ -101,13 +101,19 @@ export function PublicFormPage({
   const summaryRef = useRef<HTMLParagraphElement>(null);
   const font = useStyleFonts(data, assetUrl);
 
-  // a new form (the preview's picker) starts from its own defaults
-  useEffect(() => {
-    setAnswers(defaultAnswers(elements));
-    setErrors({});
-    setFailure(undefined);
-  }, [elements]);
-  useEffect(() => setDone(false), [view]);
+  // A new form (the preview's picker) starts from its own defaults, and a new view from its own page. Adjusted while
+  // drawing, not in an effect: an effect also runs after the first paint, and a keystroke that comes before it (a busy
+  // phone, a fast typist) would be wiped.
+  const [drawn, setDrawn] = useState({ elements, view });
+  if (drawn.elements !== elements || drawn.view !== view) {
+    setDrawn({ elements, view });
+    if (drawn.elements !== elements) {
+      setAnswers(defaultAnswers(elements));
+      setErrors({});
+      setFailure(undefined);
+    }
+    if (drawn.view !== view) setDone(false);
+  }
 
   const shown: PublicView = done ? 'thanks' : view;
   const texts = pageTexts(data, { formTitle: t('form_title'), thanksTitle: t('thanks_title') });

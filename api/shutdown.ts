@@ -1,6 +1,6 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { Knex } from 'knex';
-import type { Logger } from './log.js';
+import { flushLogs, type Logger } from './log.js';
 import { withTimeout } from './timeout.js';
 
 /** Requests in flight get this long to finish after SIGTERM/SIGINT; then their connections are cut. */
@@ -56,6 +56,9 @@ export function createShutdown(opts: ShutdownOptions): (signal: string) => void 
     // close() has shut the listening sockets already (its callback waits for the open connections): whoever reads
     // this line finds new connections refused.
     logger.info({ signal, graceMs }, 'shutting down: refusing new connections, finishing requests in flight');
+    // Written now, not with the next batch (api/log.ts): whoever watches the logs for it (an orchestrator, an operator,
+    // the tests) learns at once that this process takes no more connections.
+    flushLogs();
     // The workers stop asking for jobs at once; the running ones finish beside the requests (or go back to the queue).
     const jobsStopped = (stopJobs?.(graceMs) ?? Promise.resolve()).catch((err: unknown) => logger.warn({ err }, 'shutdown: stopping the job queue failed'));
     const closeIdle = () => servers.forEach((s) => s.closeIdleConnections());

@@ -8,6 +8,7 @@ import { describeEachDb } from '../helpers/db.js';
 import { MISSING, qs, startApp, uid, type Signed, type TestApp } from '../helpers/app.js';
 import { deliveredMailsTo, linkIn } from '../helpers/mail.js';
 import { insertEvent, insertLead } from '../helpers/leadRows.js';
+import { tsxArgs } from '../helpers/tsxProcess.js';
 
 type Row = Record<string, unknown>;
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -306,7 +307,7 @@ describeEachDb('conversations: threads, messages, the visitor link, mails both w
       let child: ChildProcess | undefined;
       let output = '';
       try {
-        child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'api/server.ts'], {
+        child = spawn(process.execPath, tsxArgs('api/server.ts'), {
           cwd: ROOT,
           env: {
             ...process.env,

@@ -11,6 +11,7 @@ import { makeCode, makeGroup, simpleCarousel } from '../helpers/carousels.js';
 import { bigPng, mp4, PNG } from '../helpers/storage.js';
 import { INDEX_FILE, PARTIAL_DIR, readIndex, startMediaServer, syncMedia, SyncError, type SyncOptions } from '../../scripts/lib/mediaSync.js';
 import { ROOT } from '../helpers/imports.js';
+import { tsxArgs } from '../helpers/tsxProcess.js';
 
 type Row = Record<string, unknown>;
 type Seen = { url: string; range?: string; inm?: string; status: number };
@@ -280,11 +281,9 @@ describeEachDb('local media sync', (kind) => {
     expect(bad.out).toContain('--url must be an http(s) address');
     expect((await run(['--code', code])).code).toBe(2);
 
-    const served = spawn(
-      process.execPath,
-      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/media-sync.ts', '--url', t.baseUrl, '--code', code, '--dir', dir, '--serve', '0', '--host', '127.0.0.1'],
-      { cwd: ROOT },
-    );
+    const served = spawn(process.execPath, tsxArgs('scripts/media-sync.ts', '--url', t.baseUrl, '--code', code, '--dir', dir, '--serve', '0', '--host', '127.0.0.1'), {
+      cwd: ROOT,
+    });
     try {
       let out = '';
       const url = await new Promise<string>((resolve, reject) => {

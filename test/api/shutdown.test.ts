@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDb, describeEachDb, type TestDb } from '../helpers/db.js';
 import { bigPng } from '../helpers/storage.js';
 import { ROOT } from '../e2e/support/server.js';
+import { tsxArgs } from '../helpers/tsxProcess.js';
 
 const ADMIN = { email: 'root@shutdown.example.com', password: 'root-password-shutdown' };
 /** The server's promise: requests in flight get 10 s; the test allows start-up noise on top. */
@@ -16,13 +17,15 @@ const GRACE_MS = 10_000;
 
 type LogLine = Record<string, unknown> & { msg?: string; reqId?: string; level?: string };
 
-/** The real server (`tsx api/server.ts`, as the e2e tests start it) on a port it picks, logging at info. */
+/** The real server (`node --import tsx api/server.ts`, as the e2e tests start it) on a port it picks, logging at info. */
 class ServerProcess {
   child!: ChildProcess;
   stdout = '';
   stderr = '';
   port = 0;
   exit!: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+  /** Resolved once the process has exited and its stdout and stderr are read to the end (its last lines included). */
+  closed!: Promise<void>;
 
   constructor(
     readonly dataDir: string,
@@ -30,7 +33,7 @@ class ServerProcess {
   ) {}
 
   async start(): Promise<void> {
-    this.child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'api/server.ts'], {
+    this.child = spawn(process.execPath, tsxArgs('api/server.ts'), {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -52,6 +55,7 @@ class ServerProcess {
     this.child.stdout!.on('data', (d) => (this.stdout += d));
     this.child.stderr!.on('data', (d) => (this.stderr += d));
     this.exit = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal, at: Date.now() })));
+    this.closed = new Promise((resolve) => this.child.once('close', () => resolve()));
     const listening = await this.waitFor((l) => typeof l.port === 'number', 90_000);
     this.port = listening.port as number;
   }
@@ -68,7 +72,14 @@ class ServerProcess {
     for (;;) {
       const found = this.lines().find(match);
       if (found) return found;
-      if (this.child.exitCode !== null) throw new Error(`server exited:\n${this.stdout}\n${this.stderr}`);
+      if (this.child.exitCode !== null || this.child.signalCode !== null) {
+        // Its last lines (written in a batch at exit, api/log.ts) may still be on their way: read them before judging.
+        await this.closed;
+        const last = this.lines().find(match);
+        if (last) return last;
+        const { code, signal } = await this.exit;
+        throw new Error(`server exited (code ${code}, signal ${signal}):\n${this.stdout}\n${this.stderr}`);
+      }
       if (Date.now() > deadline) throw new Error(`no such log line in time:\n${this.stdout}\n${this.stderr}`);
       await new Promise((r) => setTimeout(r, 50));
     }

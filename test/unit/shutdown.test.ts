@@ -1,8 +1,11 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../api/log.js';
+import { batchedDestination, createLogger } from '../../api/log.js';
 import { createShutdown } from '../../api/shutdown.js';
 
 /** A server whose /slow answers after `ms`, a pool stand-in that records its closing, and the exit code captured. */
@@ -125,5 +128,31 @@ describe('graceful shutdown', () => {
     expect(res.connection).toBe('close');
     expect(await s.exit).toBe(0);
     s.agent.destroy();
+  });
+
+  it('writes its "shutting down" line at once, not with the next batch of log lines', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ls-shutdown-log-'));
+    const file = path.join(dir, 'out.log');
+    const fd = fs.openSync(file, 'w');
+    const dest = batchedDestination(fd) as ReturnType<typeof batchedDestination> & { destroy(): void };
+    try {
+      const server = http.createServer((_req, res) => res.end());
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      let exited: (code: number) => void;
+      const exit = new Promise<number>((resolve) => (exited = resolve));
+      const db = { destroy: async () => undefined } as unknown as Knex;
+      const logger = createLogger({ logLevel: 'info' }, dest);
+      logger.info('before'); // a short line: stays in the batch until something writes it
+      expect(fs.readFileSync(file, 'utf8')).toBe('');
+      createShutdown({ servers: [server], db, logger, graceMs: 1000, exit: (code) => exited(code) })('SIGTERM');
+      // Read synchronously after the signal's handler: no timer could have written the batch yet.
+      const written = fs.readFileSync(file, 'utf8');
+      expect(written).toContain('"msg":"before"');
+      expect(written).toContain('"msg":"shutting down: refusing new connections');
+      expect(await exit).toBe(0);
+    } finally {
+      dest.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

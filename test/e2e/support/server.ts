@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import { createKnex } from '../../../api/db/knex';
 import { createDatabase, seedPgliteDir } from '../../helpers/db';
+import { tsxArgs } from '../../helpers/tsxProcess.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const DIST_INDEX = path.join(ROOT, 'admin', 'dist', 'index.html');
@@ -84,9 +85,9 @@ export interface StartOptions {
 const ADMIN_EMAIL = 'root@e2e.example.com';
 const ADMIN_PASSWORD = 'root-password-e2e';
 
-/** Spawns `tsx api/server.ts` and waits until it answers; answers the child and how to wait for its exit. */
+/** Spawns `node --import tsx api/server.ts` (test/helpers/tsxProcess.ts) and waits until it answers; answers the child and how to wait for its exit. */
 async function spawnServer(port: number, env: Record<string, string>): Promise<{ child: ChildProcess; exited: Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'api/server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, tsxArgs('api/server.ts'), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -119,7 +120,7 @@ async function stopChild(running: { child: ChildProcess; exited: Promise<void> }
 }
 
 /**
- * Starts the real server (`tsx api/server.ts`) on a free port with its own data directory (PGlite, outbox, storage)
+ * Starts the real server (`node --import tsx api/server.ts`) on a free port with its own data directory (PGlite, outbox, storage)
  * unless `env.DATA_DIR` names one (then that directory is the caller's and stays).
  */
 export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<E2eServer> {

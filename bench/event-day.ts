@@ -320,6 +320,8 @@ interface RunResult {
   registrations: { answered: number; stored: number; lost: number; skippedArrivals: number };
   servers: { pid: number; rssStartMb: number; rssPeakMb: number; rssEndMb: number; cpuMs: number }[];
   cpu: { requests: number; serverMsPerRequest: number; databaseMsPerRequest: number; databaseBackends: number; loadGeneratorMsPerRequest: number };
+  /** The database's own counts of work (pg_stat_database) per request of the mix: what it did, not what it cost. */
+  databaseWork: DatabaseWork;
   /** Net of the servers' idle CPU (userGet, listPage) and as measured (…Raw); the idle rate; jobs still waiting when it began. */
   cpuPerKind: {
     userGet: number;
@@ -340,8 +342,27 @@ interface RunResult {
  * its CPU then, one that appears later from 0 (it began after the start); what a backend used after its last sample
  * before it ended is lost (the pool keeps its connections, so that is little).
  */
+interface DatabaseWork {
+  /** Transactions committed or rolled back (one a statement outside a transaction). */
+  transactions: number;
+  /** Shared buffers read (hit + read): the pages a query touched. */
+  buffers: number;
+  /** Rows returned by scans and fetched through indexes. */
+  rows: number;
+}
+
+/** pg_stat_database's counters of this database (flushed by each backend at most once a second: a run's totals). */
+async function databaseWork(client: pg.Client): Promise<DatabaseWork> {
+  const { rows } = await client.query<{ transactions: string; buffers: string; rows: string }>(
+    `select xact_commit + xact_rollback as transactions, blks_hit + blks_read as buffers, tup_returned + tup_fetched as rows
+       from pg_stat_database where datname = current_database()`,
+  );
+  return { transactions: Number(rows[0].transactions), buffers: Number(rows[0].buffers), rows: Number(rows[0].rows) };
+}
+
 class DatabaseCpu {
   private seen = new Map<number, { base: number; last: number }>();
+  private work0?: DatabaseWork;
   private timer?: NodeJS.Timeout;
   constructor(private readonly client: pg.Client) {}
   private async sample(starting = false) {
@@ -358,15 +379,20 @@ class DatabaseCpu {
   }
   async start() {
     this.seen.clear();
+    this.work0 = await databaseWork(this.client);
     await this.sample(true);
     this.timer = setInterval(() => void this.sample().catch(() => undefined), 1000);
   }
-  async stop(): Promise<{ ms: number; backends: number }> {
+  async stop(): Promise<{ ms: number; backends: number; work: DatabaseWork }> {
     clearInterval(this.timer);
     await this.sample();
     let ms = 0;
     for (const s of this.seen.values()) ms += s.last - s.base;
-    return { ms, backends: this.seen.size };
+    // The backends flush their counters at most once a second: wait for the last second's.
+    await sleep(1100);
+    const end = await databaseWork(this.client);
+    const work = { transactions: end.transactions - this.work0!.transactions, buffers: end.buffers - this.work0!.buffers, rows: end.rows - this.work0!.rows };
+    return { ms, backends: this.seen.size, work };
   }
 }
 
@@ -837,6 +863,11 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
         databaseBackends: database.backends,
         loadGeneratorMsPerRequest: (generator.user + generator.system) / 1000 / total,
       },
+      databaseWork: {
+        transactions: database.work.transactions / total,
+        buffers: database.work.buffers / total,
+        rows: database.work.rows / total,
+      },
       cpuPerKind: {
         userGet: userGet.net,
         listPage: listPage.net,
@@ -923,6 +954,7 @@ function report(r: RunResult) {
     );
   console.log(
     `  CPU per request over the mix (${r.cpu.requests} requests): server ${f(r.cpu.serverMsPerRequest, 2)} ms, PostgreSQL ${f(r.cpu.databaseMsPerRequest, 2)} ms (${r.cpu.databaseBackends} backends), load generator ${f(r.cpu.loadGeneratorMsPerRequest, 2)} ms`,
+    `  PostgreSQL's work per request (pg_stat_database): ${f(r.databaseWork.transactions, 2)} transactions, ${f(r.databaseWork.buffers, 0)} buffers, ${f(r.databaseWork.rows, 0)} rows`,
   );
   console.log(
     `  server CPU one kind at a time, request logs on, net of idle (${f(r.cpuPerKind.idleMsPerSecond, 1)} ms/s with no request; ${r.cpuPerKind.jobsLeftWaiting} jobs still waiting): GET /users/{id} ${f(r.cpuPerKind.userGet, 2)} ms (goal ≤ ${GOALS.cpuUserGetMs}; raw ${f(r.cpuPerKind.userGetRaw, 2)}), leads list page ${f(r.cpuPerKind.listPage, 2)} ms (goal ≤ ${GOALS.cpuListMs}; raw ${f(r.cpuPerKind.listPageRaw, 2)})`,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachDb } from '../helpers/db.js';
 import { qs, queriesOf as queriesOfDb, startApp, uid, type Signed, type TestApp } from '../helpers/app.js';
+import { SEARCH_ESTIMATE_TRUSTED_PAST } from '../../api/crud/list.js';
 
 describeEachDb('list totals and the unpaged cap', (kind) => {
   let t: TestApp;
@@ -76,6 +77,38 @@ describeEachDb('list totals and the unpaged cap', (kind) => {
     await t.db('leads').insert(lead(99_998));
     expect(counts(await queriesOf(() => fewPage()))).toBe(1);
   });
+
+  it('a search the planner puts far past exactTotalUpTo answers its estimate without counting; a narrower one is counted', async () => {
+    const account = (await t.account(`Search totals ${uid()}`)).a_id;
+    const [event] = await t.db('events').insert({ ev_accountid: account, ev_title: 'Search totals', ev_name: uid(), ev_access_type: 'open' }).returning('ev_id');
+    // Three times SEARCH_ESTIMATE_TRUSTED_PAST times the leads' exactTotalUpTo (10,000), all named Widely: a
+    // first name the statistics hold as a common value, so the planner knows "wide" matches them (its estimate also
+    // weighs this account's share of the table). Their e-mails, unique, start with "wide" too.
+    const total = 60_000;
+    for (let i = 0; i < total; i += 5_000)
+      await t
+        .db('leads')
+        .insert(Array.from({ length: 5_000 }, (_, j) => ({ ld_accountid: account, ld_eventid: event.ev_id, ld_email: `wide${i + j}@example.com`, ld_first_name: 'Widely' })));
+    // The events too: the list leaves out leads of events in the trash (an anti-join the planner estimates from them).
+    await t.db.raw('analyze leads');
+    await t.db.raw('analyze events');
+    const search = (q: string) => root.get(`/api/1/accounts/${account}/leads?${qs({ range: [0, 24], sort: ['ld_captured_at', 'DESC'], filter: { q } })}`);
+    let res: Awaited<ReturnType<typeof search>> | undefined;
+    // Every lead matches: the planner's estimate is the answer, and nothing is counted.
+    let sqls = await queriesOf(async () => (res = await search('wide')));
+    expect(res!.status).toBe(200);
+    expect(res!.body).toHaveLength(25);
+    expect(counts(sqls), String(res!.headers['content-range'])).toBe(0);
+    expect(sqls.some((sql) => /^explain/i.test(sql))).toBe(true);
+    expect(res!.headers['x-total-estimated']).toBe('true');
+    const estimated = Number(/\/(\d+)$/.exec(res!.headers['content-range'] as string)![1]);
+    expect(estimated).toBeGreaterThan(SEARCH_ESTIMATE_TRUSTED_PAST * 10_000);
+    // wide44, wide440–449, wide4400–4499 and wide44000–44999: 1,111 leads, counted exactly.
+    sqls = await queriesOf(async () => (res = await search('wide44')));
+    expect(counts(sqls)).toBe(1);
+    expect(res!.headers['x-total-estimated']).toBeUndefined();
+    expect(res!.headers['content-range']).toBe('leads 0-24/1111');
+  }, 120_000);
 
   it('an unpaged list answers at most LIST_MAX_ROWS rows and says how many there are', async () => {
     const total = Number((await t.db('users').count({ n: '*' }).first())!.n);

@@ -353,11 +353,12 @@ export const SEARCH_ESTIMATE_TRUSTED_PAST = 2;
  */
 async function countOf(db: Knex, filteredQuery: () => Knex.QueryBuilder, decl: ResourceDeclaration, exact = false, search = false): Promise<Total> {
   const filtered = () => filteredQuery().clearSelect().clearOrder();
+  const estimateOf = () => estimateRows(db, filtered().select(db.raw('1 as one')));
   const limit = decl.exactTotalUpTo;
   if (!limit || exact) return { total: Number(((await filtered().count({ n: '*' }).first()) as { n: string | number } | undefined)?.n ?? 0), estimated: false };
   let estimate: number | undefined;
   if (search) {
-    estimate = await estimateRows(db, filtered().select(db.raw('1 as one')));
+    estimate = await estimateOf();
     if (estimate > SEARCH_ESTIMATE_TRUSTED_PAST * limit) return { total: estimate, estimated: true };
   }
   const bounded = await db
@@ -371,7 +372,7 @@ async function countOf(db: Knex, filteredQuery: () => Knex.QueryBuilder, decl: R
     .first();
   const n = Number((bounded as { n: string | number } | undefined)?.n ?? 0);
   if (n <= limit) return { total: n, estimated: false };
-  return { total: Math.max(limit + 1, estimate ?? (await estimateRows(db, filtered().select(db.raw('1 as one'))))), estimated: true };
+  return { total: Math.max(limit + 1, estimate ?? (await estimateOf())), estimated: true };
 }
 
 type Total = { total: number; estimated: boolean };

@@ -11,6 +11,7 @@ import { scoped, accountOf, trashParentsOf } from '../models/scope.js';
 import { leads, LEAD_SOURCES, TRANSCRIPTION_STATUSES } from '../../resources/leads.js';
 import { meetings, MEETING_STATUSES } from '../../resources/meetings.js';
 import {
+  addDays,
   LEAD_STAT_GROUPS,
   MEETING_STAT_GROUPS,
   type MeetingStatGroup,
@@ -36,21 +37,47 @@ interface Range {
 type CountDimension = 'owner' | 'source' | 'status' | 'valid';
 
 /**
+ * The days of a range that whole months cover, and the days at either end outside them: [from, to] is `head` (days
+ * before the first whole month), `months` (first days of the whole months) and `tail` (days after the last one), each
+ * a pair of ISO dates or null when empty. Dates are UTC calendar days ('YYYY-MM-DD').
+ */
+function monthsOf(from: string, to: string): { head: [string, string] | null; months: [string, string] | null; tail: [string, string] | null } {
+  const monthAfter = (day: string) => addDays(`${day.slice(0, 8)}01`, 32).slice(0, 8) + '01';
+  const firstWhole = from.endsWith('-01') ? from : monthAfter(from);
+  // The first day after the last whole month: the day after `to` when that starts a month, else the first of `to`'s.
+  const next = addDays(to, 1);
+  const afterWhole = next.endsWith('-01') ? next : `${to.slice(0, 8)}01`;
+  if (firstWhole >= afterWhole) return { head: [from, to], months: null, tail: null };
+  return {
+    head: firstWhole > from ? [from, addDays(firstWhole, -1)] : null,
+    months: [firstWhole, `${addDays(afterWhole, -1).slice(0, 8)}01`],
+    tail: afterWhole <= to ? [afterWhole, to] : null,
+  };
+}
+
+/**
  * The account's lead counts of one dimension over a range of UTC days, of the events the leads' trash check lets
  * through (a lead is hidden with its event in the trash; leads in the trash themselves are not counted at all). The
  * counts are kept by triggers on `leads` as leads are written (lead_counts, migration 20261128001800), so a year of a
  * million leads is a few rows per event and day, read by the key (account, dimension, day, …), never the leads.
+ * `byMonth` reads the whole months of the range from the monthly rows (`<dim>.month`, migration 20261128002100) and
+ * only the days at its ends from the daily ones: a year is twelve rows per event and value instead of 365. Without
+ * it (by day, by week) every row is a day's and `lc_day` is the day.
  */
-function countsIn(db: Db, r: Range, dim: CountDimension): Knex.QueryBuilder {
+function countsIn(db: Db, r: Range, dim: CountDimension, byMonth: boolean): Knex.QueryBuilder {
   const [trashParent, ...more] = trashParentsOf(leads);
   // The counts know the event only: a second trash parent of leads would have to be kept in lead_counts too.
   if (!trashParent || trashParent.field !== 'ld_eventid' || more.length) throw new Error('lead_counts knows the event as the only trash parent of a lead');
   const parent = trashParent.parent;
+  const parts = byMonth ? monthsOf(r.from, r.to) : { head: [r.from, r.to] as [string, string], months: null, tail: null };
+  const ranges = [parts.head && { dim, days: parts.head }, parts.months && { dim: `${dim}.month`, days: parts.months }, parts.tail && { dim, days: parts.tail }].filter(
+    (p): p is { dim: string; days: [string, string] } => !!p,
+  );
   return db('lead_counts')
     .where('lead_counts.lc_accountid', r.accountId)
-    .where('lead_counts.lc_dim', dim)
-    .where('lead_counts.lc_day', '>=', r.from)
-    .where('lead_counts.lc_day', '<=', r.to)
+    .where((q) => {
+      for (const p of ranges) q.orWhere((one) => one.where('lead_counts.lc_dim', p.dim).whereBetween('lead_counts.lc_day', p.days));
+    })
     .whereExists(scoped(db, parent, r.accountId).select(db.raw('1')).whereRaw('??.?? = lead_counts.lc_eventid', [parent.table, parent.primaryKey]));
 }
 
@@ -60,7 +87,7 @@ function countsIn(db: Db, r: Range, dim: CountDimension): Knex.QueryBuilder {
  * from `from`), joined to the buckets generate_series gives.
  */
 async function leadsByDate(db: Db, r: Range, unit: 'day' | 'week'): Promise<StatRow[]> {
-  const counts = countsIn(db, r, 'valid')
+  const counts = countsIn(db, r, 'valid', false)
     .select(db.raw(`date_trunc('${unit}', lead_counts.lc_day::timestamp) as bucket`))
     .sum({ n: 'lead_counts.lc_n' })
     .groupBy('bucket');
@@ -74,7 +101,7 @@ async function leadsByDate(db: Db, r: Range, unit: 'day' | 'week'): Promise<Stat
 
 /** Counts per value of a dimension, every value of an enumeration answered in its declared order (zeros included). */
 async function leadsByValue(db: Db, r: Range, dim: CountDimension, values: readonly string[]): Promise<StatRow[]> {
-  const rows: { key: string; n: number | string }[] = await countsIn(db, r, dim)
+  const rows: { key: string; n: number | string }[] = await countsIn(db, r, dim, true)
     .select('lead_counts.lc_value as key')
     .sum({ n: 'lead_counts.lc_n' })
     .groupBy('lead_counts.lc_value');
@@ -84,7 +111,11 @@ async function leadsByValue(db: Db, r: Range, dim: CountDimension, values: reado
 
 /** Leads per event of the account (those with leads in the range), the most first; label = the event's title. */
 async function leadsByEvent(db: Db, r: Range): Promise<StatRow[]> {
-  const counts = countsIn(db, r, 'valid').select('lead_counts.lc_eventid').sum({ n: 'lead_counts.lc_n' }).groupBy('lead_counts.lc_eventid').havingRaw('sum(lead_counts.lc_n) > 0');
+  const counts = countsIn(db, r, 'valid', true)
+    .select('lead_counts.lc_eventid')
+    .sum({ n: 'lead_counts.lc_n' })
+    .groupBy('lead_counts.lc_eventid')
+    .havingRaw('sum(lead_counts.lc_n) > 0');
   const rows: { key: string; label: string | null; n: number | string }[] = await db
     .from(counts.as('counts'))
     .join('events', 'events.ev_id', 'counts.lc_eventid')
@@ -98,7 +129,7 @@ async function leadsByEvent(db: Db, r: Range): Promise<StatRow[]> {
  * leads without an owner (the member left; counted under '') are one row with key and label null.
  */
 async function leadsByOwner(db: Db, r: Range): Promise<StatRow[]> {
-  const counts = countsIn(db, r, 'owner')
+  const counts = countsIn(db, r, 'owner', true)
     .select(db.raw(`nullif(lead_counts.lc_value, '')::uuid as owner`))
     .sum({ n: 'lead_counts.lc_n' })
     .groupBy('lead_counts.lc_value')

@@ -23,7 +23,7 @@ describeEachDb('lead_counts: kept by the leads triggers, equal to a recount afte
   const owners: string[] = [];
   const sources = ['registration', 'scan', 'card', 'manual'];
   const statuses = ['none', 'pending', 'done'];
-  const day = (n: number) => new Date(Date.UTC(2026, 2, 1, 0, 0, 0) + n * 3_600_000 * 7).toISOString(); // every 7 h from 2026-03-01
+  const day = (n: number) => new Date(Date.UTC(2026, 2, 1, 0, 0, 0) + n * 3_600_000 * 23).toISOString(); // every 23 h from 2026-03-01 (to 2026-05-26)
 
   beforeAll(async () => {
     t = await startApp(kind);
@@ -64,12 +64,14 @@ describeEachDb('lead_counts: kept by the leads triggers, equal to a recount afte
       .select('lc_dim', t.db.raw(`to_char(lc_day, 'YYYY-MM-DD') as day`), 'lc_eventid', 'lc_value', t.db.raw('sum(lc_n)::integer as n'));
     return Object.fromEntries(rows.map((r) => [`${r.lc_dim}|${r.day}|${r.lc_eventid}|${r.lc_value}`, Number(r.n)]));
   };
-  /** The same counted from the live leads of `a`. */
+  /** The same counted from the live leads of `a`, by day and by month (`<dim>.month` on the month's first day). */
   const recount = async () => {
     const res = await t.db.raw(
-      `select k.dim, to_char((l.ld_captured_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, l.ld_eventid as event,
+      `select k.dim, to_char(case when k.monthly then date_trunc('month', x.day)::date else x.day end, 'YYYY-MM-DD') as day, l.ld_eventid as event,
               (array[coalesce(l.ld_ownerid::text, ''), l.ld_source, l.ld_transcription_status, l.ld_is_valid::text])[k.i] as value, count(*)::integer as n
-         from leads l cross join (values (1, 'owner'), (2, 'source'), (3, 'status'), (4, 'valid')) k(i, dim)
+         from leads l cross join lateral (select (l.ld_captured_at at time zone 'UTC')::date as day) x
+              cross join (values (1, 'owner', false), (2, 'source', false), (3, 'status', false), (4, 'valid', false),
+                                 (1, 'owner.month', true), (2, 'source.month', true), (3, 'status.month', true), (4, 'valid.month', true)) k(i, dim, monthly)
         where l.ld_accountid = ? and l.ld_deleted_at is null
         group by 1, 2, 3, 4`,
       [a],
@@ -83,9 +85,20 @@ describeEachDb('lead_counts: kept by the leads triggers, equal to a recount afte
     expect(k, what).toEqual(r);
   };
 
-  /** Every statistic of the range against the same grouping of the rows the leads list shows (root, every page). */
+  /**
+   * Every statistic of each range against the same grouping of the rows the leads list shows (root, every page): whole
+   * months (read from the monthly rows but by day and week), days before, between and after whole months, and days
+   * within one month (the daily rows alone).
+   */
   const statsAgree = async (what: string) => {
-    const range = { from: '2026-03-01', to: '2026-04-30' };
+    for (const range of [
+      { from: '2026-03-01', to: '2026-04-30' },
+      { from: '2026-03-10', to: '2026-05-12' },
+      { from: '2026-04-03', to: '2026-04-20' },
+    ])
+      await statsOfRangeAgree(`${what} (${range.from} to ${range.to})`, range);
+  };
+  const statsOfRangeAgree = async (what: string, range: { from: string; to: string }) => {
     const listed: Row[] = [];
     for (let start = 0; ; start += 1000) {
       const res = await root.get(

@@ -318,7 +318,7 @@ interface RunResult {
     storedUnanswered: number;
   };
   registrations: { answered: number; stored: number; lost: number; skippedArrivals: number };
-  servers: { pid: number; rssStartMb: number; rssPeakMb: number; rssEndMb: number; cpuMs: number }[];
+  servers: { pid: number; rssStartMb: number; rssPeakMb: number; rssPeakAtS: number; rssEndMb: number; cpuMs: number }[];
   cpu: { requests: number; serverMsPerRequest: number; databaseMsPerRequest: number; databaseBackends: number; loadGeneratorMsPerRequest: number };
   /** The database's own counts of work (pg_stat_database) per request of the mix: what it did, not what it cost. */
   databaseWork: DatabaseWork;
@@ -473,8 +473,16 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
     await dbCpu.start();
     const serverCpu0 = servers.map((s) => cpuMs(s.pid));
     const generatorCpu0 = process.cpuUsage();
-    const rss = servers.map((s) => ({ start: rssMb(s.pid), peak: rssMb(s.pid), end: NaN }));
-    const rssTimer = setInterval(() => servers.forEach((s, i) => (rss[i].peak = Math.max(rss[i].peak, rssMb(s.pid)))), 500);
+    const rss = servers.map((s) => ({ start: rssMb(s.pid), peak: rssMb(s.pid), peakAtS: 0, end: NaN }));
+    // The peak and when it came (seconds into the run: within BURST_MS it is the start-of-day burst's).
+    const rssTimer = setInterval(
+      () =>
+        servers.forEach((s, i) => {
+          const now = rssMb(s.pid);
+          if (now > rss[i].peak) Object.assign(rss[i], { peak: now, peakAtS: (performance.now() - t0) / 1000 });
+        }),
+      500,
+    );
     const t0 = performance.now();
     const endAt = t0 + options.seconds * 1000;
     const running = () => performance.now() < endAt;
@@ -700,7 +708,7 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
     clearInterval(rssTimer);
     servers.forEach((s, i) => {
       rss[i].end = rssMb(s.pid);
-      rss[i].peak = Math.max(rss[i].peak, rss[i].end);
+      if (rss[i].end > rss[i].peak) Object.assign(rss[i], { peak: rss[i].end, peakAtS: mixed / 1000 });
     });
     const serverCpu = servers.reduce((sum, s, i) => sum + cpuMs(s.pid) - serverCpu0[i], 0);
     const generator = process.cpuUsage(generatorCpu0);
@@ -855,7 +863,7 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
         ...counts,
       },
       registrations: { answered: registered.size, stored: storedRegistrations.size, lost: registrationsLost, skippedArrivals },
-      servers: servers.map((s, i) => ({ pid: s.pid, rssStartMb: rss[i].start, rssPeakMb: rss[i].peak, rssEndMb: rss[i].end, cpuMs: NaN })),
+      servers: servers.map((s, i) => ({ pid: s.pid, rssStartMb: rss[i].start, rssPeakMb: rss[i].peak, rssPeakAtS: rss[i].peakAtS, rssEndMb: rss[i].end, cpuMs: NaN })),
       cpu: {
         requests: total,
         serverMsPerRequest: serverCpu / total,
@@ -950,7 +958,7 @@ function report(r: RunResult) {
   console.log(`  registrations: ${g.answered} answered 201, ${g.stored} stored, lost ${g.lost}; arrivals turned away at ${VISITORS_AT_ONCE} at once: ${g.skippedArrivals}`);
   for (const s of r.servers)
     console.log(
-      `  server ${s.pid}: RSS ${f(s.rssStartMb)} → peak ${f(s.rssPeakMb)} → end ${f(s.rssEndMb)} MB (+${f(s.rssPeakMb - s.rssStartMb, 1)} MB), CPU ${f(s.cpuMs / 1000, 1)} s`,
+      `  server ${s.pid}: RSS ${f(s.rssStartMb)} → peak ${f(s.rssPeakMb)} (at ${f(s.rssPeakAtS)} s) → end ${f(s.rssEndMb)} MB (+${f(s.rssPeakMb - s.rssStartMb, 1)} MB), CPU ${f(s.cpuMs / 1000, 1)} s`,
     );
   console.log(
     `  CPU per request over the mix (${r.cpu.requests} requests): server ${f(r.cpu.serverMsPerRequest, 2)} ms, PostgreSQL ${f(r.cpu.databaseMsPerRequest, 2)} ms (${r.cpu.databaseBackends} backends), load generator ${f(r.cpu.loadGeneratorMsPerRequest, 2)} ms`,

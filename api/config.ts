@@ -13,6 +13,8 @@ export interface Config {
   databaseUrl?: string;
   /** Largest number of PostgreSQL connections per process (DATABASE_POOL_MAX). */
   databasePoolMax: number;
+  /** V8's old-generation growing factor, as a percentage over 1 (HEAP_GROWING_PERCENT; 0: V8 decides; api/heap.ts). */
+  heapGrowingPercent: number;
   publicUrl: string;
   sessionSecret: string;
   secureCookies: boolean;
@@ -136,6 +138,7 @@ const envSchema = z.object({
   TRUST_PROXY: bool().default(false),
   DATABASE_URL: url(['postgres', 'postgresql']).optional(),
   DATABASE_POOL_MAX: int(1, 1000).default(10),
+  HEAP_GROWING_PERCENT: int(0, 300).default(50),
   DATA_DIR: z.string().default('./data'),
   SESSION_SECRET: minLength(16).optional(),
   ADMIN_EMAIL: emailAddress().optional(),
@@ -247,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
+    heapGrowingPercent: e.HEAP_GROWING_PERCENT,
     publicUrl,
     sessionSecret: e.SESSION_SECRET || overrides.sessionSecret || persistentSecret(dataDir),
     secureCookies: publicUrl.startsWith('https://'),

@@ -9,8 +9,10 @@ import type { StorageDriver } from './storage/index.js';
 import { conversationEventsFor } from './services/conversationEvents.js';
 import { keepIdleConnections } from './keepAlive.js';
 import { createHttpServer } from './httpServer.js';
+import { limitHeapGrowth } from './heap.js';
 
 const config = startupConfig();
+limitHeapGrowth(config.heapGrowingPercent);
 const logger = createLogger(config);
 // A stray rejection (a library's un-awaited promise) is logged; the process keeps serving rather than dying.
 process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));

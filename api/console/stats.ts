@@ -33,7 +33,7 @@ interface Range {
   to: string;
 }
 
-/** A dimension of lead_counts: each lead is counted once in each (migration 20261128001800). */
+/** A dimension of lead_counts: each lead is counted once in each, by day and by month (migrations 20261128001800, 20261128002100). */
 type CountDimension = 'owner' | 'source' | 'status' | 'valid';
 
 /**

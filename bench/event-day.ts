@@ -474,7 +474,7 @@ async function run(processes: number, fx: Fixture, dbUrl: string, options: { sec
     const serverCpu0 = servers.map((s) => cpuMs(s.pid));
     const generatorCpu0 = process.cpuUsage();
     const rss = servers.map((s) => ({ start: rssMb(s.pid), peak: rssMb(s.pid), peakAtS: 0, end: NaN }));
-    // The peak and when it came (seconds into the run: within BURST_MS it is the start-of-day burst's).
+    // The peak and when it came (seconds into the run: within options.burstMs it is the start-of-day burst's).
     const rssTimer = setInterval(
       () =>
         servers.forEach((s, i) => {

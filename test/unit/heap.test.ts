@@ -4,7 +4,7 @@ import { tsxArgs } from '../helpers/tsxProcess.js';
 
 /** The largest heap (MB) of a process that churns promoted garbage with limitHeapGrowth(percent). */
 function peakHeapMb(percent: number): number {
-  const run = spawnSync(process.execPath, tsxArgs('test/unit/support/heapChurn.ts', String(percent)), { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, tsxArgs('test/helpers/heapChurn.ts', String(percent)), { encoding: 'utf8' });
   expect(run.status, run.stderr).toBe(0);
   // V8 names a flag it does not know on stderr and goes on: that must fail here, not pass unnoticed.
   expect(run.stderr).not.toMatch(/unrecognized|unknown|bad option/i);

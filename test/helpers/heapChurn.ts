@@ -1,8 +1,8 @@
-// Run by test/unit/heap.test.ts as its own process: `node --import tsx heapChurn.ts <percent>` applies
+// Run by test/unit/heap.test.ts as `node --import tsx test/helpers/heapChurn.ts <percent>`: applies
 // limitHeapGrowth(percent) (0: V8's own growing factor), then makes objects that live long enough to be promoted to
 // the old generation and die there (a request waiting on the database does the same), and prints the largest heap
 // V8 held meanwhile, in MB.
-import { limitHeapGrowth } from '../../../api/heap.js';
+import { limitHeapGrowth } from '../../api/heap.js';
 
 limitHeapGrowth(Number(process.argv[2] ?? 0));
 let peak = 0;
